@@ -1,0 +1,170 @@
+/**
+ * Environment configuration, parsed once at cold start. Each endpoint reads only its own section, so a
+ * function is never refused for a variable another one needs. A missing or invalid variable raises a
+ * ConfigError that names it.
+ */
+import { z } from 'zod';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+const optionalUrl = optionalText.pipe(z.url().optional());
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+function parseSection<S extends z.ZodType>(section: string, schema: S, env: Env): z.output<S> {
+  const parsed = schema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map(
+    (issue) => `${issue.path.map(String).join('.')} (${issue.message})`,
+  );
+  throw new ConfigError(`Invalid ${section} configuration: ${problems.join('; ')}`);
+}
+
+const feedbackSchema = z
+  .object({
+    FEEDBACK_TABLE: z.string().trim().min(1, 'required: the DynamoDB table that stores feedback'),
+    /** Local runs and tests point the real client at dynalite. */
+    DYNAMODB_ENDPOINT: optionalUrl,
+    AWS_REGION: optionalText,
+  })
+  .transform((env) => ({
+    tableName: env.FEEDBACK_TABLE,
+    endpoint: env.DYNAMODB_ENDPOINT,
+    region: env.AWS_REGION ?? 'us-east-1',
+  }));
+export type FeedbackConfig = z.output<typeof feedbackSchema>;
+export const readFeedbackConfig = (env: Env = process.env): FeedbackConfig =>
+  parseSection('feedback', feedbackSchema, env);
+
+const speechSchema = z
+  .object({
+    /** Secrets Manager id of the Azure Speech key (deployed). */
+    SPEECH_SECRET_ID: optionalText,
+    /** The key itself, for local runs only. */
+    AZURE_SPEECH_KEY: optionalText,
+    AZURE_SPEECH_REGION: optionalText.pipe(
+      z
+        .string()
+        .regex(/^[a-z0-9]+$/, 'an Azure region name such as eastus')
+        .default('eastus'),
+    ),
+    /** Overrides `https://{region}.api.cognitive.microsoft.com` (tests point it at a loopback fake). */
+    AZURE_STS_BASE_URL: optionalUrl,
+    SECRETS_MANAGER_ENDPOINT: optionalUrl,
+    SPEECH_STS_TIMEOUT_MS: positiveInt(5000),
+    AWS_REGION: optionalText,
+  })
+  .transform((env) => ({
+    secretId: env.SPEECH_SECRET_ID,
+    localKey: env.AZURE_SPEECH_KEY,
+    region: env.AZURE_SPEECH_REGION,
+    stsBaseUrl: env.AZURE_STS_BASE_URL,
+    secretsManagerEndpoint: env.SECRETS_MANAGER_ENDPOINT,
+    stsTimeoutMs: env.SPEECH_STS_TIMEOUT_MS,
+    awsRegion: env.AWS_REGION ?? 'us-east-1',
+  }));
+export type SpeechConfig = z.output<typeof speechSchema>;
+export const readSpeechConfig = (env: Env = process.env): SpeechConfig =>
+  parseSection('speech', speechSchema, env);
+
+const providerSchema = z.enum(['bedrock', 'openai', 'offline']);
+export type Provider = z.output<typeof providerSchema>;
+
+const tutorSchema = z
+  .object({
+    ASTRO_MODEL: optionalText.pipe(providerSchema.default('offline')),
+    BEDROCK_MODEL_ID: optionalText.pipe(z.string().default('us.amazon.nova-lite-v1:0')),
+    BEDROCK_ENDPOINT: optionalUrl,
+    OPENAI_BASE_URL: optionalUrl,
+    OPENAI_API_KEY: optionalText,
+    OPENAI_MODEL: optionalText,
+    MODEL_TIMEOUT_MS: positiveInt(20_000),
+    MODEL_MAX_TOKENS: positiveInt(400),
+    AWS_REGION: optionalText,
+  })
+  .superRefine((env, context) => {
+    if (env.ASTRO_MODEL === 'openai') {
+      if (!env.OPENAI_BASE_URL)
+        context.addIssue({
+          code: 'custom',
+          path: ['OPENAI_BASE_URL'],
+          message: 'required when ASTRO_MODEL=openai',
+        });
+      if (!env.OPENAI_MODEL)
+        context.addIssue({
+          code: 'custom',
+          path: ['OPENAI_MODEL'],
+          message: 'required when ASTRO_MODEL=openai',
+        });
+    }
+  })
+  .transform((env) => ({
+    provider: env.ASTRO_MODEL,
+    bedrock: {
+      modelId: env.BEDROCK_MODEL_ID,
+      endpoint: env.BEDROCK_ENDPOINT,
+      region: env.AWS_REGION ?? 'us-east-1',
+    },
+    openai: { baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: env.OPENAI_MODEL },
+    timeoutMs: env.MODEL_TIMEOUT_MS,
+    maxTokens: env.MODEL_MAX_TOKENS,
+  }));
+export type TutorConfig = z.output<typeof tutorSchema>;
+export const readTutorConfig = (env: Env = process.env): TutorConfig =>
+  parseSection('tutor', tutorSchema, env);
+
+const imageSchema = z
+  .object({
+    ASTRO_IMAGE_MODEL: optionalText.pipe(providerSchema.default('offline')),
+    BEDROCK_IMAGE_MODEL_ID: optionalText.pipe(z.string().default('amazon.nova-canvas-v1:0')),
+    BEDROCK_ENDPOINT: optionalUrl,
+    OPENAI_BASE_URL: optionalUrl,
+    OPENAI_API_KEY: optionalText,
+    OPENAI_IMAGE_MODEL: optionalText,
+    IMAGE_STORE: optionalText.pipe(z.enum(['s3', 'local']).default('local')),
+    IMAGE_BUCKET: optionalText,
+    IMAGE_DIR: optionalText.pipe(z.string().default('.data/images')),
+    S3_ENDPOINT: optionalUrl,
+    MODEL_TIMEOUT_MS: positiveInt(30_000),
+    AWS_REGION: optionalText,
+  })
+  .superRefine((env, context) => {
+    if (env.IMAGE_STORE === 's3' && !env.IMAGE_BUCKET) {
+      context.addIssue({ code: 'custom', path: ['IMAGE_BUCKET'], message: 'required when IMAGE_STORE=s3' });
+    }
+    if (env.ASTRO_IMAGE_MODEL === 'openai' && !env.OPENAI_BASE_URL) {
+      context.addIssue({
+        code: 'custom',
+        path: ['OPENAI_BASE_URL'],
+        message: 'required when ASTRO_IMAGE_MODEL=openai',
+      });
+    }
+  })
+  .transform((env) => ({
+    provider: env.ASTRO_IMAGE_MODEL,
+    bedrock: {
+      modelId: env.BEDROCK_IMAGE_MODEL_ID,
+      endpoint: env.BEDROCK_ENDPOINT,
+      region: env.AWS_REGION ?? 'us-east-1',
+    },
+    openai: { baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: env.OPENAI_IMAGE_MODEL },
+    store: env.IMAGE_STORE,
+    bucket: env.IMAGE_BUCKET,
+    directory: env.IMAGE_DIR,
+    s3Endpoint: env.S3_ENDPOINT,
+    timeoutMs: env.MODEL_TIMEOUT_MS,
+  }));
+export type ImageConfig = z.output<typeof imageSchema>;
+export const readImageConfig = (env: Env = process.env): ImageConfig =>
+  parseSection('image', imageSchema, env);

@@ -1,0 +1,33 @@
+/**
+ * The API's limits (DESIGN §2) and the product's constants (SPEC §9), as plain data for both sides.
+ */
+export const CHAT_USER_MESSAGE_MAX_CHARS = 2000;
+export const CHAT_HISTORY_MAX_TURNS = 50;
+export const CHAT_TURN_MAX_CHARS = 4000;
+
+export const IMAGE_PROMPT_MAX_CHARS = 1000;
+
+export const FEEDBACK_SUGGESTION_MAX_CHARS = 2000;
+export const FEEDBACK_HISTORY_MAX_MESSAGES = 200;
+export const FEEDBACK_MESSAGE_MAX_CHARS = 4000;
+/** An image URL kept with a feedback message: a same-origin `/images/<uuid>.<ext>` path or https URL. */
+export const FEEDBACK_IMAGE_URL_MAX_CHARS = 2048;
+/** A chat message id: a timestamp, or a string starting with `loading-` (SPEC §3). */
+export const MESSAGE_ID_MAX_CHARS = 100;
+
+export const RATING_MIN = 1;
+export const RATING_MAX = 5;
+
+/** Request bodies above these sizes are refused with 413 `payload_too_large`. */
+export const MAX_BODY_BYTES = 64 * 1024;
+export const FEEDBACK_MAX_BODY_BYTES = 256 * 1024;
+
+/** The feedback modal opens once the learner has sent this many messages (SPEC §9). */
+export const FEEDBACK_PROMPT_USER_MESSAGES = 3;
+
+export const PLAYBACK_SPEEDS = [1, 1.25, 1.5, 2] as const;
+export type PlaybackSpeed = (typeof PLAYBACK_SPEEDS)[number];
+export const DEFAULT_PLAYBACK_SPEED: PlaybackSpeed = 1;
+
+/** Prefix of the id of an image placeholder message (SPEC §3). */
+export const LOADING_ID_PREFIX = 'loading-';

@@ -1,0 +1,13 @@
+/** The API's paths, shared by the web app, the local server and the infrastructure. */
+export const API_ROUTES = {
+  chat: '/api/chat',
+  generateImage: '/api/generateImage',
+  feedback: '/api/feedback',
+  speechToken: '/api/speechToken',
+} as const;
+
+export type RouteName = keyof typeof API_ROUTES;
+export type ApiPath = (typeof API_ROUTES)[RouteName];
+
+/** Where stored pictures are served from, same-origin (CloudFront `/images/*`, or the local server). */
+export const IMAGES_PATH_PREFIX = '/images/';

@@ -1,0 +1,97 @@
+/**
+ * The HTTP contract's shapes (DESIGN §2): one zod schema per request and response, and the types inferred
+ * from them. The web app imports only the types from here (`import type`), never the schemas, so zod stays
+ * out of the browser bundle; the infrastructure derives API Gateway request models from the same schemas.
+ */
+import { z } from 'zod';
+import { LOCALES } from './languages';
+import {
+  CHAT_HISTORY_MAX_TURNS,
+  CHAT_TURN_MAX_CHARS,
+  CHAT_USER_MESSAGE_MAX_CHARS,
+  FEEDBACK_HISTORY_MAX_MESSAGES,
+  FEEDBACK_IMAGE_URL_MAX_CHARS,
+  FEEDBACK_MESSAGE_MAX_CHARS,
+  FEEDBACK_SUGGESTION_MAX_CHARS,
+  IMAGE_PROMPT_MAX_CHARS,
+  MESSAGE_ID_MAX_CHARS,
+  RATING_MAX,
+  RATING_MIN,
+} from './limits';
+
+export const localeSchema = z.enum(LOCALES);
+
+/** One turn of the history sent to the tutor. */
+export const chatTurnSchema = z.object({
+  role: z.enum(['user', 'assistant']),
+  content: z.string().min(1).max(CHAT_TURN_MAX_CHARS),
+});
+
+export const chatRequestSchema = z.object({
+  /** The learner's words, or `__INIT__ <localized start phrase>` to open the session. */
+  userMessage: z.string().min(1).max(CHAT_USER_MESSAGE_MAX_CHARS),
+  language: localeSchema,
+  chatHistory: z.array(chatTurnSchema).max(CHAT_HISTORY_MAX_TURNS),
+});
+
+export const chatResponseSchema = z.object({
+  response: z.string().min(1),
+  /** Present when Astro suggests a picture; the web app then calls /api/generateImage with it. */
+  imagePrompt: z.string().min(1).max(IMAGE_PROMPT_MAX_CHARS).optional(),
+});
+
+export const generateImageRequestSchema = z.object({
+  prompt: z.string().min(1).max(IMAGE_PROMPT_MAX_CHARS),
+});
+
+export const generateImageResponseSchema = z.object({
+  /** Same-origin `/images/<uuid>.<ext>`. */
+  imageUrl: z.string().min(1),
+});
+
+/** A transcript message as the web app keeps it (SPEC §3). */
+export const chatMessageSchema = z.object({
+  /** A timestamp, or a string starting with `loading-` for an image placeholder. */
+  id: z.union([z.number().int().nonnegative(), z.string().min(1).max(MESSAGE_ID_MAX_CHARS)]),
+  text: z.string().max(FEEDBACK_MESSAGE_MAX_CHARS),
+  sender: z.enum(['user', 'astro']),
+  isLoading: z.boolean().optional(),
+  imageUrl: z.string().max(FEEDBACK_IMAGE_URL_MAX_CHARS).optional(),
+});
+
+const ratingSchema = z.number().int().min(RATING_MIN).max(RATING_MAX);
+
+export const feedbackRequestSchema = z.object({
+  helpfulness: ratingSchema,
+  clarity: ratingSchema,
+  suggestion: z.string().max(FEEDBACK_SUGGESTION_MAX_CHARS),
+  conversationId: z.uuid(),
+  language: localeSchema,
+  chatHistory: z.array(chatMessageSchema).max(FEEDBACK_HISTORY_MAX_MESSAGES),
+});
+
+export const feedbackResponseSchema = z.object({
+  /** false when feedback for this conversation was already stored; the first is kept unchanged. */
+  stored: z.boolean(),
+});
+
+/** /api/speechToken takes an empty body (or `{}`). */
+export const speechTokenRequestSchema = z.object({}).optional();
+
+export const speechTokenResponseSchema = z.object({
+  token: z.string().min(1),
+  region: z.string().min(1),
+  /** ISO 8601 time after which the token must not be used. */
+  expiresAt: z.iso.datetime(),
+});
+
+export type ChatTurn = z.infer<typeof chatTurnSchema>;
+export type ChatRequest = z.infer<typeof chatRequestSchema>;
+export type ChatResponse = z.infer<typeof chatResponseSchema>;
+export type GenerateImageRequest = z.infer<typeof generateImageRequestSchema>;
+export type GenerateImageResponse = z.infer<typeof generateImageResponseSchema>;
+export type ChatMessage = z.infer<typeof chatMessageSchema>;
+export type Sender = ChatMessage['sender'];
+export type FeedbackRequest = z.infer<typeof feedbackRequestSchema>;
+export type FeedbackResponse = z.infer<typeof feedbackResponseSchema>;
+export type SpeechTokenResponse = z.infer<typeof speechTokenResponseSchema>;

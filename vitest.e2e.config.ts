@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// Browser tests: real Chromium (Debian's /usr/bin/chromium) driven by playwright-core against the local
+// server with the offline tutor. Run after `npm run build`.
+export default defineConfig({
+  test: {
+    include: ['test/e2e/**/*.e2e.ts'],
+    environment: 'node',
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    fileParallelism: false,
+    env: { LOG_LEVEL: 'silent' },
+  },
+});

@@ -1,0 +1,17 @@
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import { astroApi } from '../lambdas/local/vite-plugin';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+export default defineConfig({
+  root,
+  envDir: fileURLToPath(new URL('..', import.meta.url)),
+  plugins: [react(), astroApi()],
+  build: {
+    outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),
+    emptyOutDir: true,
+    sourcemap: true,
+  },
+});
