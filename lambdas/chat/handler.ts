@@ -1,11 +1,12 @@
 import { chatRequestSchema, type ChatResponse } from '../contract/schemas';
 import { API_ROUTES } from '../contract/routes';
+import type { Env } from '../config';
 import { ApiError } from '../http/api-error';
 import { handlerAtColdStart } from '../http/cold-start';
 import { defineEndpoint, type ApiHandler } from '../http/endpoint';
 
 /** POST /api/chat. The tutor behind it arrives with the tutor work; until then it answers 503. */
-export function createChatHandler(): ApiHandler {
+export function createChatHandler(_env: Env): ApiHandler {
   return defineEndpoint({
     route: API_ROUTES.chat,
     schema: chatRequestSchema,
@@ -15,4 +16,4 @@ export function createChatHandler(): ApiHandler {
   });
 }
 
-export const handler = handlerAtColdStart(API_ROUTES.chat, () => createChatHandler());
+export const handler = handlerAtColdStart(API_ROUTES.chat, () => createChatHandler(process.env));

@@ -1,11 +1,12 @@
 import { generateImageRequestSchema, type GenerateImageResponse } from '../contract/schemas';
 import { API_ROUTES } from '../contract/routes';
+import type { Env } from '../config';
 import { ApiError } from '../http/api-error';
 import { handlerAtColdStart } from '../http/cold-start';
 import { defineEndpoint, type ApiHandler } from '../http/endpoint';
 
 /** POST /api/generateImage. The picture maker arrives with the tutor work; until then it answers 503. */
-export function createGenerateImageHandler(): ApiHandler {
+export function createGenerateImageHandler(_env: Env): ApiHandler {
   return defineEndpoint({
     route: API_ROUTES.generateImage,
     schema: generateImageRequestSchema,
@@ -15,4 +16,6 @@ export function createGenerateImageHandler(): ApiHandler {
   });
 }
 
-export const handler = handlerAtColdStart(API_ROUTES.generateImage, () => createGenerateImageHandler());
+export const handler = handlerAtColdStart(API_ROUTES.generateImage, () =>
+  createGenerateImageHandler(process.env),
+);

@@ -1,0 +1,29 @@
+import type { ApiEvent } from '../../lambdas/http/endpoint';
+
+export interface EventInit {
+  readonly method?: string;
+  readonly path?: string;
+  /** An object is sent as JSON; a string is sent as is. */
+  readonly body?: unknown;
+  readonly headers?: Record<string, string>;
+  readonly base64?: boolean;
+}
+
+/** An API Gateway REST (payload v1) proxy event, as the Lambda receives it. */
+export function apiEvent(init: EventInit = {}): ApiEvent {
+  const text =
+    init.body === undefined ? null : typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
+  return {
+    httpMethod: init.method ?? 'POST',
+    path: init.path ?? '/api/test',
+    headers: { 'Content-Type': 'application/json', ...init.headers },
+    body: text !== null && init.base64 ? Buffer.from(text, 'utf8').toString('base64') : text,
+    isBase64Encoded: init.base64 ?? false,
+    requestContext: { requestId: crypto.randomUUID() },
+  };
+}
+
+/** The JSON body of a handler's result. */
+export function bodyOf<T = Record<string, unknown>>(result: { body: string }): T {
+  return JSON.parse(result.body) as T;
+}
