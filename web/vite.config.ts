@@ -13,5 +13,7 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),
     emptyOutDir: true,
     sourcemap: true,
+    // bench/web-bundle.bench.ts reads the manifest to tell the initial JS from the lazy chunks.
+    manifest: true,
   },
 });

@@ -1,0 +1,32 @@
+import type { GenerateImageRequest, GenerateImageResponse } from '../../../lambdas/contract/schemas';
+import { API_ROUTES } from '../../../lambdas/contract/routes';
+import { objectBody, postJson } from './http';
+
+export type { GenerateImageRequest };
+
+/** SPEC §8: the one message an image failure is logged with. */
+export const IMAGE_FAILED_MESSAGE = 'Image generation failed';
+
+/** POST /api/generateImage: a picture prompt → the URL of the sketch. */
+export async function generateImage(
+  request: GenerateImageRequest,
+  signal?: AbortSignal,
+): Promise<GenerateImageResponse> {
+  try {
+    const { body } = await postJson(API_ROUTES.generateImage, request, signal);
+    const data = objectBody(body, API_ROUTES.generateImage);
+    if (typeof data.imageUrl !== 'string' || !isSafeImageUrl(data.imageUrl)) throw new Error('bad imageUrl');
+    return { imageUrl: data.imageUrl };
+  } catch (cause) {
+    throw new Error(IMAGE_FAILED_MESSAGE, { cause });
+  }
+}
+
+/** Only same-site paths, https and inline raster/SVG data go into an <img src>. */
+function isSafeImageUrl(url: string): boolean {
+  return (
+    /^\/(?!\/)/.test(url) ||
+    /^https:\/\//i.test(url) ||
+    /^data:image\/(png|jpeg|webp|svg\+xml)[;,]/i.test(url)
+  );
+}

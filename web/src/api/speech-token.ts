@@ -1,0 +1,24 @@
+import type { SpeechTokenResponse } from '../../../lambdas/contract/schemas';
+import { API_ROUTES } from '../../../lambdas/contract/routes';
+import { ApiRequestError, objectBody, postJson } from './http';
+
+export type { SpeechTokenResponse };
+
+/**
+ * POST /api/speechToken: a short-lived Azure Speech token. Resolves to null when the server has no
+ * speech key (503 not_configured), which is how the app knows to use the browser's own speech engine.
+ */
+export async function fetchSpeechToken(signal?: AbortSignal): Promise<SpeechTokenResponse | null> {
+  try {
+    const { body } = await postJson(API_ROUTES.speechToken, undefined, signal);
+    const data = objectBody(body, API_ROUTES.speechToken);
+    const { token, region, expiresAt } = data;
+    if (typeof token !== 'string' || typeof region !== 'string' || typeof expiresAt !== 'string') {
+      throw new ApiRequestError(`Malformed answer from ${API_ROUTES.speechToken}`, 200, undefined);
+    }
+    return { token, region, expiresAt };
+  } catch (error) {
+    if (error instanceof ApiRequestError && error.code === 'not_configured') return null;
+    throw error;
+  }
+}

@@ -1,0 +1,74 @@
+import { Announcer } from '../components/announcer';
+import { Composer } from '../components/composer';
+import { FeedbackModal } from '../components/feedback-modal';
+import { Controls, Copyright } from '../components/footer';
+import { Header } from '../components/header';
+import { Notes } from '../components/notes';
+import { Transcript } from '../components/transcript';
+import type { ConversationDeps } from '../conversation/controller';
+import { isBusy } from '../conversation/state';
+import { useConversation } from '../conversation/use-conversation';
+import { useMessages } from '../i18n/use-messages';
+import { settings } from './env';
+
+/** The one screen (SPEC §2): header, transcript, footer, and the feedback modal over them. */
+export function App({ deps }: { readonly deps?: () => ConversationDeps }) {
+  const { state, controller } = useConversation(deps);
+  const t = useMessages(state.language);
+  const busy = isBusy(state.status);
+  const modalOpen = state.feedback.open;
+
+  return (
+    <>
+      <div className="app" inert={modalOpen}>
+        <Header
+          t={t}
+          settings={settings}
+          language={state.language}
+          languageLocked={state.active}
+          onLanguage={(language) => controller.selectLanguage(language)}
+        />
+        <main className="stage">
+          <Transcript
+            t={t}
+            messages={state.messages}
+            interim={state.interim}
+            language={state.conversationLanguage}
+          />
+          <a className="contact-link" href={settings.contactUrl} target="_blank" rel="noopener noreferrer">
+            <span aria-hidden="true">✉</span>
+            <span className="contact-text">{t.contact}</span>
+          </a>
+        </main>
+        <footer className="app-footer">
+          <Notes t={t} offlineTutor={state.offlineTutor} engine={state.active ? state.engine : null} />
+          <Composer
+            t={t}
+            active={state.active}
+            canSend={state.active && state.status === 'listening'}
+            onSend={(text) => controller.submitUtterance(text)}
+          />
+          <Controls
+            t={t}
+            status={state.status}
+            active={state.active}
+            busy={busy}
+            speed={state.speed}
+            onToggle={() => (state.active ? controller.end() : controller.start())}
+            onSpeed={(speed) => controller.selectSpeed(speed)}
+          />
+          <Copyright t={t} settings={settings} />
+        </footer>
+      </div>
+      {modalOpen && (
+        <FeedbackModal
+          t={t}
+          sending={state.feedback.sending}
+          onDismiss={() => controller.dismissFeedback()}
+          onSubmit={(input) => void controller.submitFeedback(input)}
+        />
+      )}
+      <Announcer messages={state.messages} />
+    </>
+  );
+}

@@ -1,0 +1,68 @@
+import { PLAYBACK_SPEEDS, type PlaybackSpeed } from '../../../lambdas/contract/limits';
+import type { WebSettings } from '../app/env';
+import type { Status } from '../conversation/state';
+import { format, type Messages } from '../i18n/messages';
+
+export interface FooterProps {
+  readonly t: Messages;
+  readonly settings: WebSettings;
+  readonly status: Status;
+  readonly active: boolean;
+  /** SPEC §2: disabled while thinking, speaking or initializing. */
+  readonly busy: boolean;
+  readonly speed: PlaybackSpeed;
+  readonly onToggle: () => void;
+  readonly onSpeed: (speed: PlaybackSpeed) => void;
+}
+
+export function Controls({
+  t,
+  status,
+  active,
+  busy,
+  speed,
+  onToggle,
+  onSpeed,
+}: Omit<FooterProps, 'settings'>) {
+  return (
+    <div className="controls">
+      <button
+        type="button"
+        className={active ? 'primary-button primary-button-end' : 'primary-button'}
+        disabled={busy}
+        onClick={onToggle}
+        aria-describedby="status-line"
+      >
+        <span className="button-icon" aria-hidden="true">
+          {active ? '■' : '●'}
+        </span>
+        {active ? t.end : t.start}
+      </button>
+      <p id="status-line" className={`status status-${status}`}>
+        <span className="status-dot" aria-hidden="true" />
+        <span className="visually-hidden">{t.statusLabel}: </span>
+        {t[status]}
+      </p>
+      <label className="field speed-field">
+        <span className="field-label">{t.speed}</span>
+        <select
+          value={String(speed)}
+          onChange={(event) => {
+            const chosen = PLAYBACK_SPEEDS.find((option) => String(option) === event.target.value);
+            if (chosen !== undefined) onSpeed(chosen);
+          }}
+        >
+          {PLAYBACK_SPEEDS.map((option) => (
+            <option key={option} value={String(option)}>
+              {option}×
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
+  );
+}
+
+export function Copyright({ t, settings }: { readonly t: Messages; readonly settings: WebSettings }) {
+  return <p className="copyright">{format(t.copyright, { provider: settings.providerName })}</p>;
+}

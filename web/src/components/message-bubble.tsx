@@ -1,0 +1,57 @@
+import { useState } from 'react';
+import type { ChatMessage } from '../../../lambdas/contract/schemas';
+import { logError } from '../app/log';
+import type { Messages } from '../i18n/messages';
+import { RichText } from './rich-text';
+
+export interface MessageBubbleProps {
+  readonly message: ChatMessage;
+  readonly t: Messages;
+}
+
+export function MessageBubble({ message, t }: MessageBubbleProps) {
+  const who = message.sender === 'user' ? t.you : t.astro;
+  const isImage = message.isLoading === true || message.imageUrl !== undefined;
+  return (
+    <li className={`message message-${message.sender}${isImage ? ' message-image' : ''}`}>
+      <span className="visually-hidden">{who}: </span>
+      {isImage ? (
+        <Sketch message={message} t={t} />
+      ) : (
+        <p className="bubble-text">
+          <RichText text={message.text} />
+        </p>
+      )}
+    </li>
+  );
+}
+
+/** A picture message: the spinner and 'Astro is sketching a picture...' until the image has loaded. */
+function Sketch({ message, t }: MessageBubbleProps) {
+  const [loaded, setLoaded] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const waiting = message.imageUrl === undefined || (!loaded && !failed);
+  return (
+    <figure className="sketch" aria-busy={waiting}>
+      {waiting && (
+        <div className="sketch-loading" role="status">
+          <span className="spinner" aria-hidden="true" />
+          <span>{t.sketching}</span>
+        </div>
+      )}
+      {message.imageUrl !== undefined && !failed && (
+        <img
+          src={message.imageUrl}
+          alt={message.text}
+          className={loaded ? 'sketch-image' : 'sketch-image sketch-image-pending'}
+          onLoad={() => setLoaded(true)}
+          onError={() => {
+            logError('the sketch could not be displayed');
+            setFailed(true);
+          }}
+        />
+      )}
+      {failed && <figcaption className="sketch-caption">{message.text}</figcaption>}
+    </figure>
+  );
+}

@@ -1,0 +1,57 @@
+import { useEffect, useRef } from 'react';
+import { languageOf, type Locale } from '../../../lambdas/contract/languages';
+import type { ChatMessage } from '../../../lambdas/contract/schemas';
+import type { Messages } from '../i18n/messages';
+import { MessageBubble } from './message-bubble';
+
+export interface TranscriptProps {
+  readonly t: Messages;
+  readonly messages: readonly ChatMessage[];
+  readonly interim: string;
+  /** The language the conversation was held in: sets the transcript's direction. */
+  readonly language: Locale;
+}
+
+/**
+ * The chat transcript. Its `dir` and `lang` are the conversation's, so Arabic and Hebrew read right to
+ * left; each bubble's text is bidi-isolated so English names and numbers inside keep their order.
+ */
+export function Transcript({ t, messages, interim, language }: TranscriptProps) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const last = messages.at(-1);
+
+  useEffect(() => {
+    const element = scroller.current;
+    if (element) element.scrollTop = element.scrollHeight;
+  }, [messages.length, last?.imageUrl, interim]);
+
+  return (
+    <div
+      ref={scroller}
+      className="transcript"
+      dir={languageOf(language).dir}
+      lang={language}
+      role="region"
+      aria-label={t.transcript}
+      tabIndex={0}
+    >
+      {messages.length === 0 && interim === '' ? (
+        <div className="empty">
+          <p className="empty-title">{t.emptyTitle}</p>
+          <p className="empty-hint">{t.emptyHint}</p>
+        </div>
+      ) : (
+        <ol className="messages">
+          {messages.map((message) => (
+            <MessageBubble key={message.id} message={message} t={t} />
+          ))}
+          {interim !== '' && (
+            <li className="message message-user message-interim" aria-hidden="true">
+              <p className="bubble-text">{interim}</p>
+            </li>
+          )}
+        </ol>
+      )}
+    </div>
+  );
+}

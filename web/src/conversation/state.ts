@@ -1,0 +1,270 @@
+/**
+ * The conversation's state and every rule of SPEC §4–§5, in one reducer. Effects (speech, API calls,
+ * audio) live in the controller; it dispatches what happened and reads back what the rules decided.
+ */
+import type { ChatMessage, ChatTurn } from '../../../lambdas/contract/schemas';
+import { DEFAULT_LOCALE, type Locale } from '../../../lambdas/contract/languages';
+import {
+  CHAT_HISTORY_MAX_TURNS,
+  CHAT_TURN_MAX_CHARS,
+  DEFAULT_PLAYBACK_SPEED,
+  FEEDBACK_HISTORY_MAX_MESSAGES,
+  FEEDBACK_IMAGE_URL_MAX_CHARS,
+  FEEDBACK_MESSAGE_MAX_CHARS,
+  FEEDBACK_PROMPT_USER_MESSAGES,
+  LOADING_ID_PREFIX,
+  RATING_MAX,
+  RATING_MIN,
+  type PlaybackSpeed,
+} from '../../../lambdas/contract/limits';
+
+/** SPEC §4. 'initializing' takes part in the button rule but nothing ever sets it. */
+export type Status = 'idle' | 'listening' | 'thinking' | 'speaking' | 'initializing';
+
+export type SpeechEngineKind = 'azure' | 'browser' | 'none';
+
+export interface FeedbackState {
+  /** The modal is on screen. */
+  readonly open: boolean;
+  /** Dismissed or submitted: the modal never shows again (SPEC §4). */
+  readonly done: boolean;
+  readonly sending: boolean;
+}
+
+export interface ConversationState {
+  readonly status: Status;
+  readonly active: boolean;
+  /** A new random UUID at each Start; null before the first one. */
+  readonly conversationId: string | null;
+  /** The language picked in the header; locked while a conversation is active. */
+  readonly language: Locale;
+  /** The language the transcript on screen was spoken in (it outlives the conversation). */
+  readonly conversationLanguage: Locale;
+  readonly messages: readonly ChatMessage[];
+  /** Live partial recognition, shown as a faded bubble. */
+  readonly interim: string;
+  readonly speed: PlaybackSpeed;
+  readonly feedback: FeedbackState;
+  /** Which speech engine the current conversation uses, for the quiet note. */
+  readonly engine: SpeechEngineKind | null;
+  /** The server's offline tutor answered the last reply. */
+  readonly offlineTutor: boolean;
+}
+
+export const initialState: ConversationState = {
+  status: 'idle',
+  active: false,
+  conversationId: null,
+  language: DEFAULT_LOCALE,
+  conversationLanguage: DEFAULT_LOCALE,
+  messages: [],
+  interim: '',
+  speed: DEFAULT_PLAYBACK_SPEED,
+  feedback: { open: false, done: false, sending: false },
+  engine: null,
+  offlineTutor: false,
+};
+
+export type ConversationAction =
+  | { readonly type: 'language_selected'; readonly language: Locale }
+  | { readonly type: 'speed_selected'; readonly speed: PlaybackSpeed }
+  | { readonly type: 'started'; readonly conversationId: string }
+  | { readonly type: 'engine_ready'; readonly engine: SpeechEngineKind }
+  | { readonly type: 'interim_recognized'; readonly text: string }
+  /** A final recognised utterance, or a typed message: the same rule applies to both. */
+  | { readonly type: 'utterance_received'; readonly id: number; readonly text: string }
+  | {
+      readonly type: 'reply_received';
+      readonly conversationId: string;
+      readonly id: number;
+      readonly text: string;
+      /** Set when the reply carried an imagePrompt: the placeholder's id. */
+      readonly image?: { readonly loadingId: string; readonly prompt: string };
+      readonly offlineTutor: boolean;
+    }
+  | { readonly type: 'chat_failed'; readonly conversationId: string }
+  | { readonly type: 'playback_finished'; readonly conversationId: string }
+  | {
+      readonly type: 'image_ready';
+      readonly loadingId: string;
+      readonly id: number;
+      readonly imageUrl: string;
+    }
+  | { readonly type: 'image_failed'; readonly loadingId: string }
+  | { readonly type: 'ended' }
+  | { readonly type: 'feedback_dismissed' }
+  | { readonly type: 'feedback_submitted' }
+  | { readonly type: 'feedback_settled' };
+
+export function conversationReducer(state: ConversationState, action: ConversationAction): ConversationState {
+  switch (action.type) {
+    case 'language_selected':
+      // The dropdown is disabled while active; the rule holds here too.
+      return state.active ? state : { ...state, language: action.language };
+
+    case 'speed_selected':
+      return { ...state, speed: action.speed };
+
+    case 'started':
+      if (state.active || isBusy(state.status)) return state;
+      return {
+        ...state,
+        conversationId: action.conversationId,
+        conversationLanguage: state.language,
+        messages: [],
+        interim: '',
+        status: 'thinking',
+        active: true,
+        engine: null,
+      };
+
+    case 'engine_ready':
+      return state.active ? { ...state, engine: action.engine } : state;
+
+    case 'interim_recognized':
+      // Partial text is only meaningful while a final utterance would be accepted.
+      return state.active && state.status === 'listening' ? { ...state, interim: action.text } : state;
+
+    case 'utterance_received': {
+      const text = action.text.trim();
+      // SPEC §4: a final utterance is accepted only while listening.
+      if (!state.active || state.status !== 'listening' || text === '') return state;
+      const messages = [...state.messages, { id: action.id, text, sender: 'user' as const }];
+      return {
+        ...state,
+        messages,
+        interim: '',
+        status: 'thinking',
+        feedback: feedbackAfterUserMessage(state.feedback, messages, state.active),
+      };
+    }
+
+    case 'reply_received': {
+      if (!isCurrent(state, action.conversationId) || state.status !== 'thinking') return state;
+      const reply: ChatMessage = { id: action.id, text: action.text, sender: 'astro' };
+      const placeholder: ChatMessage[] = action.image
+        ? [{ id: action.image.loadingId, text: action.image.prompt, sender: 'astro', isLoading: true }]
+        : [];
+      return {
+        ...state,
+        messages: [...state.messages, reply, ...placeholder],
+        status: 'speaking',
+        offlineTutor: action.offlineTutor,
+      };
+    }
+
+    case 'chat_failed':
+      return isCurrent(state, action.conversationId) && state.status === 'thinking'
+        ? { ...state, status: 'listening' }
+        : state;
+
+    case 'playback_finished':
+      return isCurrent(state, action.conversationId) && state.status === 'speaking'
+        ? { ...state, status: 'listening' }
+        : state;
+
+    case 'image_ready':
+      return {
+        ...state,
+        messages: state.messages.map((message) =>
+          message.id === action.loadingId
+            ? { id: action.id, text: message.text, sender: 'astro', imageUrl: action.imageUrl }
+            : message,
+        ),
+      };
+
+    case 'image_failed':
+      return { ...state, messages: state.messages.filter((message) => message.id !== action.loadingId) };
+
+    case 'ended':
+      if (!state.active) return state;
+      return { ...state, active: false, status: 'idle', interim: '' };
+
+    case 'feedback_dismissed':
+      return state.feedback.sending
+        ? state
+        : { ...state, feedback: { open: false, done: true, sending: false } };
+
+    case 'feedback_submitted':
+      if (!state.feedback.open || state.feedback.sending) return state;
+      return { ...state, feedback: { open: true, done: true, sending: true } };
+
+    case 'feedback_settled':
+      // Success or failure alike: the modal closes (SPEC §8).
+      return { ...state, feedback: { open: false, done: true, sending: false } };
+  }
+}
+
+/** SPEC §2: the Start/End button is disabled while thinking, speaking or initializing. */
+export function isBusy(status: Status): boolean {
+  return status === 'thinking' || status === 'speaking' || status === 'initializing';
+}
+
+/** SPEC §4: once, at ≥ 3 user messages, not dismissed or sent, conversation still active. */
+function feedbackAfterUserMessage(
+  feedback: FeedbackState,
+  messages: readonly ChatMessage[],
+  active: boolean,
+): FeedbackState {
+  if (feedback.open || feedback.done || !active) return feedback;
+  const userMessages = messages.filter((message) => message.sender === 'user').length;
+  return userMessages >= FEEDBACK_PROMPT_USER_MESSAGES ? { ...feedback, open: true } : feedback;
+}
+
+function isCurrent(state: ConversationState, conversationId: string): boolean {
+  return state.active && state.conversationId === conversationId;
+}
+
+/** SPEC §5: Submit is disabled until both ratings are at least 1, and while sending. */
+export function canSubmitFeedback(helpfulness: number, clarity: number, sending: boolean): boolean {
+  return !sending && isRating(helpfulness) && isRating(clarity);
+}
+
+function isRating(value: number): boolean {
+  return Number.isInteger(value) && value >= RATING_MIN && value <= RATING_MAX;
+}
+
+export function isPlaceholder(message: ChatMessage): boolean {
+  return typeof message.id === 'string' && message.id.startsWith(LOADING_ID_PREFIX);
+}
+
+/**
+ * The history sent with a chat call: the words exchanged so far, user → 'user', astro → 'assistant'.
+ * Image messages and placeholders are left out: their text is a picture prompt Astro never said, and the
+ * tutor already knows it offered a picture from its own reply. Capped to the API's limits (DESIGN §2),
+ * keeping the most recent turns.
+ */
+export function chatHistoryOf(messages: readonly ChatMessage[]): ChatTurn[] {
+  return messages
+    .filter((message) => !isPlaceholder(message) && !message.isLoading && message.imageUrl === undefined)
+    .filter((message) => message.text.trim() !== '')
+    .map((message) => ({
+      role: message.sender === 'user' ? ('user' as const) : ('assistant' as const),
+      content: message.text.slice(0, CHAT_TURN_MAX_CHARS),
+    }))
+    .slice(-CHAT_HISTORY_MAX_TURNS);
+}
+
+/** The transcript as sent with feedback (SPEC §7): every message, within the API's limits. */
+export function feedbackHistoryOf(messages: readonly ChatMessage[]): ChatMessage[] {
+  return messages.slice(-FEEDBACK_HISTORY_MAX_MESSAGES).map((message) => {
+    const kept: ChatMessage = {
+      id: message.id,
+      text: message.text.slice(0, FEEDBACK_MESSAGE_MAX_CHARS),
+      sender: message.sender,
+    };
+    if (message.isLoading !== undefined) kept.isLoading = message.isLoading;
+    if (message.imageUrl !== undefined && message.imageUrl.length <= FEEDBACK_IMAGE_URL_MAX_CHARS) {
+      kept.imageUrl = message.imageUrl;
+    }
+    return kept;
+  });
+}
+
+/** Asterisks are markdown emphasis on screen but must never be read aloud (SPEC §5). */
+export function speakableText(text: string): string {
+  return text
+    .replace(/\*/g, '')
+    .replace(/\s{2,}/g, ' ')
+    .trim();
+}

@@ -1,0 +1,30 @@
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import { AudioPlayer, isIOSDevice } from '../speech/audio-player';
+import { selectSpeechEngine } from '../speech/select-engine';
+import { ConversationController, defaultDeps, type ConversationDeps } from './controller';
+import type { ConversationState } from './state';
+
+/** Builds the real dependencies: one reused audio element, unlocked on iPhone, and the engine choice. */
+function realDeps(): ConversationDeps {
+  const player = new AudioPlayer();
+  return defaultDeps({
+    createEngine: () => selectSpeechEngine(player),
+    unlockAudio: () => {
+      if (isIOSDevice()) player.unlock();
+    },
+  });
+}
+
+/**
+ * The one hook the app uses: the conversation state, and the controller to act on it. The controller's
+ * engine (recogniser, timers, audio) is released when the component unmounts.
+ */
+export function useConversation(deps?: () => ConversationDeps): {
+  state: ConversationState;
+  controller: ConversationController;
+} {
+  const [controller] = useState(() => new ConversationController((deps ?? realDeps)()));
+  const state = useSyncExternalStore(controller.subscribe, controller.getState);
+  useEffect(() => () => controller.dispose(), [controller]);
+  return { state, controller };
+}
