@@ -1,0 +1,330 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { initMessage, type Locale } from '../../lambdas/contract/languages';
+import type { ChatRequest, FeedbackRequest } from '../../lambdas/contract/schemas';
+import type { ChatReply } from '../../web/src/api/chat';
+import { ConversationController, type ConversationDeps } from '../../web/src/conversation/controller';
+import type { RecognitionHandlers, SpeechEngine } from '../../web/src/speech/engine';
+
+const IDS = ['6f1c0a3e-8d1b-4c0e-9a55-0b2d3c4e5f60', '7a2d1b4f-9e2c-4d1f-8b66-1c3e4d5f6a71'];
+
+/** A scripted speech engine: the test says what was heard, and when playback ends. */
+class FakeEngine implements SpeechEngine {
+  readonly kind = 'browser' as const;
+  canListen = true;
+  listeningIn: Locale | null = null;
+  handlers: RecognitionHandlers | null = null;
+  spoken: { text: string; locale: Locale; speed: number }[] = [];
+  speeds: number[] = [];
+  disposed = false;
+  private finishers: { resolve: () => void; reject: (error: Error) => void }[] = [];
+
+  async startListening(locale: Locale, handlers: RecognitionHandlers) {
+    this.listeningIn = locale;
+    this.handlers = handlers;
+  }
+  async stopListening() {
+    this.listeningIn = null;
+  }
+  speak(text: string, locale: Locale, speed: number) {
+    this.spoken.push({ text, locale, speed });
+    return new Promise<void>((resolve, reject) => this.finishers.push({ resolve, reject }));
+  }
+  setSpeed(speed: number) {
+    this.speeds.push(speed);
+  }
+  dispose() {
+    this.disposed = true;
+    this.listeningIn = null;
+  }
+  finishPlayback(error?: Error) {
+    const finisher = this.finishers.shift();
+    if (error) finisher?.reject(error);
+    else finisher?.resolve();
+  }
+}
+
+/** Resolves every pending promise callback chain. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+interface Harness {
+  controller: ConversationController;
+  engine: FakeEngine;
+  chats: ChatRequest[];
+  images: string[];
+  feedback: FeedbackRequest[];
+  unlocks: number;
+  replyWith: (reply: Partial<ChatReply> | Error) => void;
+  imageWith: (result: string | Error | Promise<{ imageUrl: string }>) => void;
+  feedbackWith: (result: Error | null) => void;
+}
+
+function harness(): Harness {
+  const engine = new FakeEngine();
+  let nextReply: Partial<ChatReply> | Error = { response: 'Hello, I am **Astro**!' };
+  let nextImage: string | Error | Promise<{ imageUrl: string }> = '/images/1.svg';
+  let nextFeedback: Error | null = null;
+  const ids = [...IDS];
+  const h: Harness = {
+    engine,
+    chats: [],
+    images: [],
+    feedback: [],
+    unlocks: 0,
+    replyWith: (reply) => (nextReply = reply),
+    imageWith: (result) => (nextImage = result),
+    feedbackWith: (result) => (nextFeedback = result),
+    controller: undefined as unknown as ConversationController,
+  };
+  const deps: ConversationDeps = {
+    chat: async (request) => {
+      h.chats.push(request);
+      if (nextReply instanceof Error) throw nextReply;
+      return { response: 'ok', offlineTutor: false, ...nextReply };
+    },
+    generateImage: async ({ prompt }) => {
+      h.images.push(prompt);
+      if (nextImage instanceof Error) throw nextImage;
+      if (typeof nextImage !== 'string') return nextImage;
+      return { imageUrl: nextImage };
+    },
+    sendFeedback: async (request) => {
+      h.feedback.push(request);
+      if (nextFeedback) throw nextFeedback;
+    },
+    createEngine: async () => engine,
+    unlockAudio: () => {
+      h.unlocks += 1;
+    },
+    newConversationId: () => ids.shift() ?? 'no-more-ids',
+  };
+  h.controller = new ConversationController(deps);
+  return h;
+}
+
+/** Start, let the greeting arrive and finish playing: the conversation is listening. */
+async function listening(h: Harness) {
+  h.controller.start();
+  await settle();
+  h.engine.finishPlayback();
+  await settle();
+  expect(h.controller.getState().status).toBe('listening');
+}
+
+async function say(h: Harness, text: string) {
+  h.engine.handlers?.onFinal(text);
+  await settle();
+  h.engine.finishPlayback();
+  await settle();
+}
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('the conversation controller', () => {
+  it('Start sends __INIT__ with the localized phrase and an empty history, in the chosen language', async () => {
+    const h = harness();
+    h.controller.selectLanguage('ja-JP');
+    h.controller.start();
+    expect(h.controller.getState()).toMatchObject({
+      status: 'thinking',
+      active: true,
+      conversationId: IDS[0],
+    });
+    await settle();
+    expect(h.chats).toEqual([{ userMessage: initMessage('ja-JP'), language: 'ja-JP', chatHistory: [] }]);
+    expect(h.engine.listeningIn).toBe('ja-JP');
+    expect(h.unlocks).toBe(1);
+  });
+
+  it('speaks the reply without asterisks at the chosen speed, then listens', async () => {
+    const h = harness();
+    h.controller.selectSpeed(1.5);
+    h.controller.start();
+    await settle();
+    expect(h.controller.getState().status).toBe('speaking');
+    expect(h.engine.spoken).toEqual([{ text: 'Hello, I am Astro!', locale: 'en-US', speed: 1.5 }]);
+    h.engine.finishPlayback();
+    await settle();
+    expect(h.controller.getState().status).toBe('listening');
+  });
+
+  it('returns to listening when playback fails', async () => {
+    const h = harness();
+    h.controller.start();
+    await settle();
+    h.engine.finishPlayback(new Error('audio error'));
+    await settle();
+    expect(h.controller.getState().status).toBe('listening');
+  });
+
+  it('sends a final utterance with the history so far (user → user, astro → assistant)', async () => {
+    const h = harness();
+    await listening(h);
+    h.replyWith({ response: 'Comets are icy.' });
+    h.engine.handlers?.onInterim('what is');
+    expect(h.controller.getState().interim).toBe('what is');
+    h.engine.handlers?.onFinal('What is a comet?');
+    expect(h.controller.getState()).toMatchObject({ status: 'thinking', interim: '' });
+    await settle();
+    expect(h.chats[1]).toEqual({
+      userMessage: 'What is a comet?',
+      language: 'en-US',
+      chatHistory: [{ role: 'assistant', content: 'Hello, I am **Astro**!' }],
+    });
+  });
+
+  it('ignores what the recogniser hears while Astro is thinking or speaking', async () => {
+    const h = harness();
+    h.controller.start();
+    h.engine.handlers?.onFinal('too early');
+    await settle();
+    h.engine.handlers?.onFinal('Astro hearing itself');
+    await settle();
+    expect(h.chats).toHaveLength(1);
+    expect(h.controller.getState().messages.filter((message) => message.sender === 'user')).toEqual([]);
+  });
+
+  it('accepts only the first of two utterances arriving together', async () => {
+    const h = harness();
+    await listening(h);
+    expect(h.controller.submitUtterance('first')).toBe(true);
+    expect(h.controller.submitUtterance('second')).toBe(false);
+    await settle();
+    expect(h.chats.map((chat) => chat.userMessage)).toEqual([initMessage('en-US'), 'first']);
+  });
+
+  it('a chat failure returns to listening and shows nothing', async () => {
+    const h = harness();
+    await listening(h);
+    h.replyWith(new Error('API call failed: 502'));
+    await say(h, 'Why is Mars red?');
+    const state = h.controller.getState();
+    expect(state.status).toBe('listening');
+    expect(state.messages.map((message) => message.sender)).toEqual(['astro', 'user']);
+  });
+
+  it('an imagePrompt shows a loading- placeholder, then the picture', async () => {
+    const h = harness();
+    await listening(h);
+    h.replyWith({ response: 'Here is Saturn.', imagePrompt: 'Saturn with rings' });
+    h.imageWith('/images/saturn.svg');
+    h.engine.handlers?.onFinal('Show me Saturn');
+    await settle();
+    expect(h.images).toEqual(['Saturn with rings']);
+    const last = h.controller.getState().messages.at(-1);
+    expect(last).toMatchObject({
+      sender: 'astro',
+      text: 'Saturn with rings',
+      imageUrl: '/images/saturn.svg',
+    });
+    expect(typeof last?.id).toBe('number');
+  });
+
+  it('keeps the placeholder while the picture is on its way and removes it when generation fails', async () => {
+    const h = harness();
+    await listening(h);
+    let failImage: (error: Error) => void = () => undefined;
+    h.replyWith({ response: 'Here is Saturn.', imagePrompt: 'Saturn' });
+    h.imageWith(new Promise((_, reject) => (failImage = reject)));
+    h.engine.handlers?.onFinal('Show me Saturn');
+    await settle();
+    expect(h.controller.getState().messages.at(-1)).toMatchObject({ isLoading: true });
+    expect(String(h.controller.getState().messages.at(-1)?.id)).toMatch(/^loading-\d+$/);
+    failImage(new Error('Image generation failed'));
+    await settle();
+    expect(h.controller.getState().messages.map((message) => message.text)).toEqual([
+      'Hello, I am **Astro**!',
+      'Show me Saturn',
+      'Here is Saturn.',
+    ]);
+  });
+
+  it('End stops and closes the recogniser, and a later reply is ignored', async () => {
+    const h = harness();
+    await listening(h);
+    h.controller.end();
+    expect(h.controller.getState()).toMatchObject({ active: false, status: 'idle' });
+    expect(h.engine.disposed).toBe(true);
+    expect(h.engine.listeningIn).toBeNull();
+  });
+
+  it('a new Start gets a new conversation id and a cleared transcript', async () => {
+    const h = harness();
+    await listening(h);
+    h.controller.end();
+    h.controller.start();
+    expect(h.controller.getState()).toMatchObject({ conversationId: IDS[1], messages: [] });
+  });
+
+  it('applies a new speed to what is playing', async () => {
+    const h = harness();
+    await listening(h);
+    h.controller.selectSpeed(2);
+    expect(h.engine.speeds).toEqual([2]);
+  });
+
+  it('posts feedback with ratings, suggestion, conversation id, language and transcript, once', async () => {
+    const h = harness();
+    h.controller.selectLanguage('de-DE');
+    await listening(h);
+    for (const question of ['Eins?', 'Zwei?', 'Drei?']) await say(h, question);
+    expect(h.controller.getState().feedback.open).toBe(true);
+    const sending = h.controller.submitFeedback({
+      helpfulness: 5,
+      clarity: 4,
+      suggestion: '  More planets  ',
+    });
+    expect(h.controller.getState().feedback.sending).toBe(true);
+    await sending;
+    expect(h.feedback).toHaveLength(1);
+    expect(h.feedback[0]).toMatchObject({
+      helpfulness: 5,
+      clarity: 4,
+      suggestion: 'More planets',
+      conversationId: IDS[0],
+      language: 'de-DE',
+    });
+    expect(h.feedback[0]?.chatHistory.filter((message) => message.sender === 'user')).toHaveLength(3);
+    expect(h.controller.getState().feedback).toEqual({ open: false, done: true, sending: false });
+  });
+
+  it('closes the feedback modal even when sending fails', async () => {
+    const h = harness();
+    await listening(h);
+    for (const question of ['One?', 'Two?', 'Three?']) await say(h, question);
+    h.feedbackWith(new Error('API call failed: 500'));
+    await h.controller.submitFeedback({ helpfulness: 1, clarity: 1, suggestion: '' });
+    expect(h.controller.getState().feedback).toEqual({ open: false, done: true, sending: false });
+  });
+
+  it('does not post feedback without both ratings', async () => {
+    const h = harness();
+    await listening(h);
+    for (const question of ['One?', 'Two?', 'Three?']) await say(h, question);
+    await h.controller.submitFeedback({ helpfulness: 3, clarity: 0, suggestion: '' });
+    expect(h.feedback).toEqual([]);
+    expect(h.controller.getState().feedback.open).toBe(true);
+  });
+
+  it('says when no engine can listen, so the learner types instead', async () => {
+    const h = harness();
+    h.engine.canListen = false;
+    h.controller.start();
+    await settle();
+    expect(h.controller.getState().engine).toBe('none');
+  });
+
+  it('dispose ends the conversation and releases the engine, and the controller can start again', async () => {
+    const h = harness();
+    await listening(h);
+    h.controller.dispose();
+    expect(h.engine.disposed).toBe(true);
+    expect(h.controller.getState().active).toBe(false);
+    h.controller.start();
+    expect(h.controller.getState().active).toBe(true);
+  });
+});

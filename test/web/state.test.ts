@@ -1,0 +1,317 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CHAT_HISTORY_MAX_TURNS,
+  CHAT_TURN_MAX_CHARS,
+  FEEDBACK_HISTORY_MAX_MESSAGES,
+  PLAYBACK_SPEEDS,
+} from '../../lambdas/contract/limits';
+import type { ChatMessage } from '../../lambdas/contract/schemas';
+import {
+  canSubmitFeedback,
+  chatHistoryOf,
+  conversationReducer,
+  feedbackHistoryOf,
+  initialState,
+  isBusy,
+  speakableText,
+  type ConversationAction,
+  type ConversationState,
+} from '../../web/src/conversation/state';
+
+const ID = '0b7f4c1e-1d5e-4a51-9b1e-3f0b6f1d2c3a';
+
+function run(state: ConversationState, ...actions: ConversationAction[]): ConversationState {
+  return actions.reduce(conversationReducer, state);
+}
+
+const started = (state = initialState) => run(state, { type: 'started', conversationId: ID });
+const reply = (text = 'Hello, I am Astro.', id = 100): ConversationAction => ({
+  type: 'reply_received',
+  conversationId: ID,
+  id,
+  text,
+  offlineTutor: false,
+});
+const finished: ConversationAction = { type: 'playback_finished', conversationId: ID };
+const listening = () => run(started(), reply(), finished);
+const utterance = (text: string, id: number): ConversationAction => ({
+  type: 'utterance_received',
+  id,
+  text,
+});
+
+describe('the conversation reducer (SPEC §4)', () => {
+  it('starts idle, inactive, in en-US at speed 1 with no messages', () => {
+    expect(initialState).toMatchObject({
+      status: 'idle',
+      active: false,
+      language: 'en-US',
+      speed: 1,
+      messages: [],
+    });
+  });
+
+  it('Start takes the new conversation id, clears messages and interim, sets thinking and marks active', () => {
+    const before: ConversationState = {
+      ...initialState,
+      messages: [{ id: 1, text: 'old', sender: 'user' }],
+      interim: 'half',
+    };
+    const state = started(before);
+    expect(state).toMatchObject({
+      conversationId: ID,
+      messages: [],
+      interim: '',
+      status: 'thinking',
+      active: true,
+    });
+  });
+
+  it('Start locks in the chosen language as the conversation language', () => {
+    const state = started(run(initialState, { type: 'language_selected', language: 'he-IL' }));
+    expect(state.conversationLanguage).toBe('he-IL');
+  });
+
+  it('refuses the language change while a conversation is active and accepts it after End', () => {
+    const active = started();
+    expect(run(active, { type: 'language_selected', language: 'ar-SA' }).language).toBe('en-US');
+    expect(run(active, { type: 'ended' }, { type: 'language_selected', language: 'ar-SA' }).language).toBe(
+      'ar-SA',
+    );
+  });
+
+  it('ignores a second Start while a conversation is active', () => {
+    const active = started();
+    expect(conversationReducer(active, { type: 'started', conversationId: 'another' })).toBe(active);
+  });
+
+  it('a reply adds an astro message and sets speaking; the end of playback returns to listening', () => {
+    const speaking = run(started(), reply('Welcome!'));
+    expect(speaking.status).toBe('speaking');
+    expect(speaking.messages).toEqual([{ id: 100, text: 'Welcome!', sender: 'astro' }]);
+    expect(run(speaking, finished).status).toBe('listening');
+  });
+
+  it('a reply with an imagePrompt adds a loading- placeholder after the astro message', () => {
+    const state = run(started(), {
+      ...(reply('Look at this.') as Extract<ConversationAction, { type: 'reply_received' }>),
+      image: { loadingId: 'loading-101', prompt: 'Saturn and its rings' },
+    });
+    expect(state.messages).toEqual([
+      { id: 100, text: 'Look at this.', sender: 'astro' },
+      { id: 'loading-101', text: 'Saturn and its rings', sender: 'astro', isLoading: true },
+    ]);
+  });
+
+  it('the image replaces its placeholder with a timestamped message carrying the URL', () => {
+    const withPlaceholder = run(started(), {
+      ...(reply() as Extract<ConversationAction, { type: 'reply_received' }>),
+      image: { loadingId: 'loading-101', prompt: 'Saturn' },
+    });
+    const state = run(withPlaceholder, {
+      type: 'image_ready',
+      loadingId: 'loading-101',
+      id: 102,
+      imageUrl: '/images/a.svg',
+    });
+    expect(state.messages[1]).toEqual({
+      id: 102,
+      text: 'Saturn',
+      sender: 'astro',
+      imageUrl: '/images/a.svg',
+    });
+  });
+
+  it('an image failure removes its placeholder', () => {
+    const withPlaceholder = run(started(), {
+      ...(reply() as Extract<ConversationAction, { type: 'reply_received' }>),
+      image: { loadingId: 'loading-101', prompt: 'Saturn' },
+    });
+    const state = run(withPlaceholder, { type: 'image_failed', loadingId: 'loading-101' });
+    expect(state.messages.map((message) => message.id)).toEqual([100]);
+  });
+
+  it('a chat failure returns to listening', () => {
+    expect(run(started(), { type: 'chat_failed', conversationId: ID }).status).toBe('listening');
+  });
+
+  it('accepts a final utterance only while listening: user message added, interim cleared, thinking', () => {
+    const state = run(
+      listening(),
+      { type: 'interim_recognized', text: 'what is a' },
+      utterance('What is a comet?', 7),
+    );
+    expect(state.messages.at(-1)).toEqual({ id: 7, text: 'What is a comet?', sender: 'user' });
+    expect(state.interim).toBe('');
+    expect(state.status).toBe('thinking');
+  });
+
+  it.each(['thinking', 'speaking'] as const)('drops a final utterance while %s', (status) => {
+    const state = status === 'thinking' ? started() : run(started(), reply());
+    expect(state.status).toBe(status);
+    expect(conversationReducer(state, utterance('Hello?', 8))).toBe(state);
+  });
+
+  it('drops a final utterance when no conversation is active', () => {
+    expect(conversationReducer(initialState, utterance('Hello?', 8))).toBe(initialState);
+  });
+
+  it('drops a blank utterance', () => {
+    const state = listening();
+    expect(conversationReducer(state, utterance('   ', 8))).toBe(state);
+  });
+
+  it('shows interim text only while listening', () => {
+    expect(run(listening(), { type: 'interim_recognized', text: 'what' }).interim).toBe('what');
+    expect(run(started(), { type: 'interim_recognized', text: 'what' }).interim).toBe('');
+  });
+
+  it('End marks inactive, sets idle and clears interim, keeping the transcript on screen', () => {
+    const state = run(listening(), { type: 'interim_recognized', text: 'half a' }, { type: 'ended' });
+    expect(state).toMatchObject({ active: false, status: 'idle', interim: '' });
+    expect(state.messages).toHaveLength(1);
+  });
+
+  it('ignores a reply, failure or playback end that belongs to another or an ended conversation', () => {
+    const thinking = started();
+    const stale = { ...thinking, conversationId: 'another' };
+    expect(conversationReducer(stale, reply())).toBe(stale);
+    const ended = run(thinking, { type: 'ended' });
+    expect(conversationReducer(ended, reply())).toBe(ended);
+    expect(conversationReducer(ended, { type: 'chat_failed', conversationId: ID })).toBe(ended);
+    expect(conversationReducer(ended, finished)).toBe(ended);
+  });
+
+  it('remembers the speed from the four choices', () => {
+    for (const speed of PLAYBACK_SPEEDS) {
+      expect(run(initialState, { type: 'speed_selected', speed }).speed).toBe(speed);
+    }
+  });
+
+  it('records that the offline tutor answered, for the quiet note', () => {
+    const state = run(started(), {
+      ...(reply() as Extract<ConversationAction, { type: 'reply_received' }>),
+      offlineTutor: true,
+    });
+    expect(state.offlineTutor).toBe(true);
+  });
+});
+
+describe('the Start/End button rule (SPEC §2)', () => {
+  it('is disabled while thinking, speaking or initializing, and enabled while idle or listening', () => {
+    expect(isBusy('thinking')).toBe(true);
+    expect(isBusy('speaking')).toBe(true);
+    expect(isBusy('initializing')).toBe(true);
+    expect(isBusy('idle')).toBe(false);
+    expect(isBusy('listening')).toBe(false);
+  });
+});
+
+describe('the feedback modal (SPEC §4, §5)', () => {
+  const turn = (state: ConversationState, n: number) =>
+    run(state, utterance(`Question ${n}`, 1000 + n), reply(`Answer ${n}`, 2000 + n), finished);
+
+  it('opens at the third user message, not before', () => {
+    const two = turn(turn(listening(), 1), 2);
+    expect(two.feedback.open).toBe(false);
+    const three = run(two, utterance('Question 3', 1003));
+    expect(three.feedback).toEqual({ open: true, done: false, sending: false });
+  });
+
+  it.each(['feedback_dismissed', 'feedback_settled'] as const)('never opens again after %s', (closing) => {
+    let state = run(turn(turn(listening(), 1), 2), utterance('Question 3', 1003));
+    if (closing === 'feedback_settled') state = run(state, { type: 'feedback_submitted' });
+    state = run(state, { type: closing }, reply('A3', 2003), finished);
+    expect(state.feedback).toEqual({ open: false, done: true, sending: false });
+    state = turn(state, 4);
+    expect(state.feedback.open).toBe(false);
+    state = run(state, { type: 'ended' }, { type: 'started', conversationId: ID }, reply(), finished);
+    for (let n = 1; n <= 4; n += 1) state = turn(state, n);
+    expect(state.feedback.open).toBe(false);
+  });
+
+  it('does not open for a conversation that is no longer active', () => {
+    const two = turn(turn(listening(), 1), 2);
+    const ended = run(two, { type: 'ended' });
+    expect(run(ended, utterance('Question 3', 1003)).feedback.open).toBe(false);
+  });
+
+  it('Submit sets the done flag and sending; the settled answer closes the modal, success or not', () => {
+    const open = run(turn(turn(listening(), 1), 2), utterance('Question 3', 1003));
+    const sending = run(open, { type: 'feedback_submitted' });
+    expect(sending.feedback).toEqual({ open: true, done: true, sending: true });
+    expect(run(sending, { type: 'feedback_settled' }).feedback).toEqual({
+      open: false,
+      done: true,
+      sending: false,
+    });
+  });
+
+  it('cannot be dismissed or submitted twice while sending', () => {
+    const open = run(turn(turn(listening(), 1), 2), utterance('Question 3', 1003));
+    const sending = run(open, { type: 'feedback_submitted' });
+    expect(conversationReducer(sending, { type: 'feedback_dismissed' })).toBe(sending);
+    expect(conversationReducer(sending, { type: 'feedback_submitted' })).toBe(sending);
+  });
+
+  it('Submit is disabled until both ratings are at least 1, and while sending', () => {
+    expect(canSubmitFeedback(0, 0, false)).toBe(false);
+    expect(canSubmitFeedback(3, 0, false)).toBe(false);
+    expect(canSubmitFeedback(0, 4, false)).toBe(false);
+    expect(canSubmitFeedback(1, 1, false)).toBe(true);
+    expect(canSubmitFeedback(5, 5, false)).toBe(true);
+    expect(canSubmitFeedback(5, 5, true)).toBe(false);
+    expect(canSubmitFeedback(6, 5, false)).toBe(false);
+  });
+});
+
+describe('what is sent and spoken', () => {
+  const messages: ChatMessage[] = [
+    { id: 1, text: 'Hi, I am Astro.', sender: 'astro' },
+    { id: 2, text: 'Show me Saturn', sender: 'user' },
+    { id: 3, text: 'Here is **Saturn**.', sender: 'astro' },
+    { id: 'loading-4', text: 'Saturn', sender: 'astro', isLoading: true },
+    { id: 5, text: 'Jupiter', sender: 'astro', imageUrl: '/images/j.svg' },
+  ];
+
+  it('maps user to user and astro to assistant, leaving pictures and placeholders out', () => {
+    expect(chatHistoryOf(messages)).toEqual([
+      { role: 'assistant', content: 'Hi, I am Astro.' },
+      { role: 'user', content: 'Show me Saturn' },
+      { role: 'assistant', content: 'Here is **Saturn**.' },
+    ]);
+  });
+
+  it('keeps the history within the API limits, most recent turns last', () => {
+    const many: ChatMessage[] = Array.from({ length: CHAT_HISTORY_MAX_TURNS + 10 }, (_, index) => ({
+      id: index + 1,
+      text: index === CHAT_HISTORY_MAX_TURNS + 9 ? 'x'.repeat(CHAT_TURN_MAX_CHARS + 5) : `turn ${index}`,
+      sender: index % 2 === 0 ? 'user' : 'astro',
+    }));
+    const history = chatHistoryOf(many);
+    expect(history).toHaveLength(CHAT_HISTORY_MAX_TURNS);
+    expect(history[0]?.content).toBe('turn 10');
+    expect(history.at(-1)?.content).toHaveLength(CHAT_TURN_MAX_CHARS);
+  });
+
+  it('sends the whole transcript with feedback, capped to the API limits', () => {
+    expect(feedbackHistoryOf(messages)).toEqual(messages);
+    const many: ChatMessage[] = Array.from({ length: FEEDBACK_HISTORY_MAX_MESSAGES + 1 }, (_, index) => ({
+      id: index + 1,
+      text: 't',
+      sender: 'user',
+    }));
+    expect(feedbackHistoryOf(many)[0]?.id).toBe(2);
+    const huge: ChatMessage = {
+      id: 9,
+      text: 'pic',
+      sender: 'astro',
+      imageUrl: `data:image/png;base64,${'A'.repeat(5000)}`,
+    };
+    expect(feedbackHistoryOf([huge])[0]).toEqual({ id: 9, text: 'pic', sender: 'astro' });
+  });
+
+  it('strips asterisks before speaking (SPEC §5)', () => {
+    expect(speakableText('**Saturn** has *many* rings * indeed')).toBe('Saturn has many rings indeed');
+  });
+});
