@@ -31,16 +31,33 @@ function parseSection<S extends z.ZodType>(section: string, schema: S, env: Env)
   throw new ConfigError(`Invalid ${section} configuration: ${problems.join('; ')}`);
 }
 
+/**
+ * SDK client settings for an AWS endpoint override. Overrides exist for dynalite and loopback fakes,
+ * which check no signature, so the client signs with fixed dummy credentials instead of searching the
+ * machine for real ones (which a fresh clone does not have, and which must never reach a local fake).
+ */
+export interface EndpointOverride {
+  readonly endpoint?: string;
+  readonly credentials?: { readonly accessKeyId: string; readonly secretAccessKey: string };
+}
+export function endpointOverride(endpoint: string | undefined): EndpointOverride {
+  if (!endpoint) return {};
+  return { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
+}
+
 const feedbackSchema = z
   .object({
     FEEDBACK_TABLE: z.string().trim().min(1, 'required: the DynamoDB table that stores feedback'),
     /** Local runs and tests point the real client at dynalite. */
     DYNAMODB_ENDPOINT: optionalUrl,
+    /** Per attempt; a hung DynamoDB call must answer 504 before the Lambda itself times out. */
+    DYNAMODB_TIMEOUT_MS: positiveInt(3000),
     AWS_REGION: optionalText,
   })
   .transform((env) => ({
     tableName: env.FEEDBACK_TABLE,
     endpoint: env.DYNAMODB_ENDPOINT,
+    timeoutMs: env.DYNAMODB_TIMEOUT_MS,
     region: env.AWS_REGION ?? 'us-east-1',
   }));
 export type FeedbackConfig = z.output<typeof feedbackSchema>;
@@ -63,6 +80,7 @@ const speechSchema = z
     AZURE_STS_BASE_URL: optionalUrl,
     SECRETS_MANAGER_ENDPOINT: optionalUrl,
     SPEECH_STS_TIMEOUT_MS: positiveInt(5000),
+    SECRETS_MANAGER_TIMEOUT_MS: positiveInt(3000),
     AWS_REGION: optionalText,
   })
   .transform((env) => ({
@@ -72,6 +90,7 @@ const speechSchema = z
     stsBaseUrl: env.AZURE_STS_BASE_URL,
     secretsManagerEndpoint: env.SECRETS_MANAGER_ENDPOINT,
     stsTimeoutMs: env.SPEECH_STS_TIMEOUT_MS,
+    secretsManagerTimeoutMs: env.SECRETS_MANAGER_TIMEOUT_MS,
     awsRegion: env.AWS_REGION ?? 'us-east-1',
   }));
 export type SpeechConfig = z.output<typeof speechSchema>;
@@ -84,13 +103,16 @@ export type Provider = z.output<typeof providerSchema>;
 const tutorSchema = z
   .object({
     ASTRO_MODEL: optionalText.pipe(providerSchema.default('offline')),
-    BEDROCK_MODEL_ID: optionalText.pipe(z.string().default('us.amazon.nova-lite-v1:0')),
+    /** Amazon Nova 2 Lite through the US cross-Region inference profile: fast, multilingual, tool use. */
+    BEDROCK_MODEL_ID: optionalText.pipe(z.string().default('us.amazon.nova-2-lite-v1:0')),
     BEDROCK_ENDPOINT: optionalUrl,
     OPENAI_BASE_URL: optionalUrl,
     OPENAI_API_KEY: optionalText,
     OPENAI_MODEL: optionalText,
+    /** One deadline for the whole reply (including a follow-up call), under API Gateway's 29 s. */
     MODEL_TIMEOUT_MS: positiveInt(20_000),
-    MODEL_MAX_TOKENS: positiveInt(400),
+    /** 2–4 spoken sentences need far fewer; the cap bounds cost and latency. */
+    MODEL_MAX_TOKENS: z.coerce.number().int().min(16).max(4096).default(400),
     AWS_REGION: optionalText,
   })
   .superRefine((env, context) => {
@@ -113,8 +135,8 @@ const tutorSchema = z
     provider: env.ASTRO_MODEL,
     bedrock: {
       modelId: env.BEDROCK_MODEL_ID,
-      endpoint: env.BEDROCK_ENDPOINT,
       region: env.AWS_REGION ?? 'us-east-1',
+      ...endpointOverride(env.BEDROCK_ENDPOINT),
     },
     openai: { baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: env.OPENAI_MODEL },
     timeoutMs: env.MODEL_TIMEOUT_MS,
@@ -136,7 +158,8 @@ const imageSchema = z
     IMAGE_BUCKET: optionalText,
     IMAGE_DIR: optionalText.pipe(z.string().default('.data/images')),
     S3_ENDPOINT: optionalUrl,
-    MODEL_TIMEOUT_MS: positiveInt(30_000),
+    /** Drawing and storing one picture, under API Gateway's 29 s. */
+    IMAGE_TIMEOUT_MS: positiveInt(25_000),
     AWS_REGION: optionalText,
   })
   .superRefine((env, context) => {
@@ -155,15 +178,16 @@ const imageSchema = z
     provider: env.ASTRO_IMAGE_MODEL,
     bedrock: {
       modelId: env.BEDROCK_IMAGE_MODEL_ID,
-      endpoint: env.BEDROCK_ENDPOINT,
       region: env.AWS_REGION ?? 'us-east-1',
+      ...endpointOverride(env.BEDROCK_ENDPOINT),
     },
     openai: { baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: env.OPENAI_IMAGE_MODEL },
     store: env.IMAGE_STORE,
     bucket: env.IMAGE_BUCKET,
     directory: env.IMAGE_DIR,
-    s3Endpoint: env.S3_ENDPOINT,
-    timeoutMs: env.MODEL_TIMEOUT_MS,
+    region: env.AWS_REGION ?? 'us-east-1',
+    s3: endpointOverride(env.S3_ENDPOINT),
+    timeoutMs: env.IMAGE_TIMEOUT_MS,
   }));
 export type ImageConfig = z.output<typeof imageSchema>;
 export const readImageConfig = (env: Env = process.env): ImageConfig =>

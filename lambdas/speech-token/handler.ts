@@ -1,0 +1,28 @@
+import { readSpeechConfig, type Env } from '../config';
+import { API_ROUTES } from '../contract/routes';
+import { speechTokenRequestSchema, type SpeechTokenResponse } from '../contract/schemas';
+import { handlerAtColdStart } from '../http/cold-start';
+import { defineEndpoint, type ApiHandler, type Reply } from '../http/endpoint';
+import { createSpeechKeySource } from '../speech/speech-key';
+import { SpeechTokenService } from '../speech/token-service';
+
+/** POST /api/speechToken: a short-lived Azure Speech token `{token, region, expiresAt}`; 503 without a key. */
+export function createSpeechTokenHandler(env: Env, now?: () => number): ApiHandler {
+  const config = readSpeechConfig(env);
+  const service = new SpeechTokenService(createSpeechKeySource(config, now), {
+    stsBaseUrl: config.stsBaseUrl,
+    timeoutMs: config.stsTimeoutMs,
+    now,
+  });
+  return defineEndpoint({
+    route: API_ROUTES.speechToken,
+    schema: speechTokenRequestSchema,
+    allowEmptyBody: true,
+    // The token is a credential: the shared `Cache-Control: no-store` keeps it out of every cache.
+    handle: async (): Promise<Reply<SpeechTokenResponse>> => ({ status: 200, body: await service.token() }),
+  });
+}
+
+export const handler = handlerAtColdStart(API_ROUTES.speechToken, () =>
+  createSpeechTokenHandler(process.env),
+);
