@@ -1,0 +1,76 @@
+import { BedrockRuntimeClient, InvokeModelCommand } from '@aws-sdk/client-bedrock-runtime';
+import type { ImageConfig } from '../config';
+import {
+  contentFiltered,
+  deadline,
+  fromAwsError,
+  MalformedReply,
+  mentionsContentFilter,
+  upstreamFailed,
+} from '../tutor/upstream';
+import { imageFromBase64 } from './image-bytes';
+import type { ImageMaker, MadeImage } from './image-maker';
+import { NEGATIVE_TEXT, seedFor, styledPrompt } from './picture-style';
+
+/** 512×512 is the smallest size both Nova Canvas and Titan Image Generator v2 accept, and plenty for a chat bubble. */
+const SIZE = 512;
+
+/** The text-to-image request shared by Amazon Nova Canvas and Titan Image Generator. */
+export function textToImageBody(prompt: string) {
+  return {
+    taskType: 'TEXT_IMAGE',
+    textToImageParams: { text: styledPrompt(prompt), negativeText: NEGATIVE_TEXT },
+    imageGenerationConfig: {
+      numberOfImages: 1,
+      width: SIZE,
+      height: SIZE,
+      quality: 'standard',
+      cfgScale: 7,
+      seed: seedFor(prompt),
+    },
+  };
+}
+
+/** Pictures from Amazon Bedrock's InvokeModel (Nova Canvas by default), as PNG. */
+export function createBedrockImageMaker(config: ImageConfig): ImageMaker {
+  const { modelId, region, endpoint, credentials } = config.bedrock;
+  const client = new BedrockRuntimeClient({ region, endpoint, credentials, maxAttempts: 1 });
+  return {
+    provider: 'bedrock',
+    async make(prompt, signal): Promise<MadeImage> {
+      const limit = deadline(config.timeoutMs, signal);
+      try {
+        const output = await client.send(
+          new InvokeModelCommand({
+            modelId,
+            contentType: 'application/json',
+            accept: 'application/json',
+            body: JSON.stringify(textToImageBody(prompt)),
+          }),
+          { abortSignal: limit.signal },
+        );
+        return readImage(new TextDecoder().decode(output.body));
+      } catch (error) {
+        throw fromAwsError(error instanceof MalformedReply ? upstreamFailed(error) : error, limit);
+      }
+    },
+  };
+}
+
+function readImage(text: string): MadeImage {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new MalformedReply('the image answer is not JSON');
+  }
+  if (typeof parsed !== 'object' || parsed === null)
+    throw new MalformedReply('the image answer is not an object');
+  const json = parsed as { images?: unknown; error?: unknown };
+  if (typeof json.error === 'string' && json.error.length > 0) {
+    throw mentionsContentFilter(json.error)
+      ? contentFiltered(new Error(json.error))
+      : upstreamFailed(new Error(json.error));
+  }
+  return imageFromBase64(Array.isArray(json.images) ? json.images[0] : undefined);
+}

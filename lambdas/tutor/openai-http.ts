@@ -1,0 +1,80 @@
+/**
+ * Calls to an OpenAI-compatible server (OpenAI, Ollama, llama.cpp, vLLM, LM Studio…) with the platform
+ * `fetch`: no extra dependency, nothing vendor-specific, and the same code reaches every such server.
+ */
+import type { ApiError } from '../http/api-error';
+import {
+  contentFiltered,
+  type Deadline,
+  MalformedReply,
+  mentionsContentFilter,
+  rateLimited,
+  timedOut,
+  upstreamFailed,
+} from './upstream';
+
+export interface OpenAiServer {
+  readonly baseUrl: string;
+  readonly apiKey?: string;
+}
+
+/** A refusal the caller may work around (e.g. by dropping an option the server does not know). */
+export class OpenAiRequestRejected extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+  ) {
+    super(`the server answered ${status}: ${detail.slice(0, 300)}`);
+    this.name = 'OpenAiRequestRejected';
+  }
+}
+
+/** `{base}/{path}`, whether or not the base URL ends with a slash. */
+export function endpointUrl(baseUrl: string, path: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/${path}`;
+}
+
+/**
+ * POSTs JSON and returns the parsed JSON answer. Throws OpenAiRequestRejected for a 400 or 422 (which
+ * the caller may retry differently), and the contract's errors for everything else.
+ */
+export async function postJson(
+  server: OpenAiServer,
+  path: string,
+  body: unknown,
+  limit: Deadline,
+): Promise<unknown> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
+  // Local servers usually need no key; never send an empty bearer token.
+  if (server.apiKey) headers.Authorization = `Bearer ${server.apiKey}`;
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(endpointUrl(server.baseUrl, path), {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+      signal: limit.signal,
+    });
+    text = await response.text();
+  } catch (error) {
+    throw limit.expired() ? timedOut(error) : upstreamFailed(error);
+  }
+  if (!response.ok) throw statusError(response.status, text);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw upstreamFailed(new MalformedReply(`not JSON (${text.length} characters)`));
+  }
+}
+
+function statusError(status: number, detail: string): ApiError | OpenAiRequestRejected {
+  const cause = new OpenAiRequestRejected(status, detail);
+  if (status === 429) return rateLimited(cause);
+  // Azure OpenAI and OpenAI refuse a prompt caught by their safety system with a 400 naming it.
+  if ((status === 400 || status === 422) && mentionsContentFilter(detail)) return contentFiltered(cause);
+  // Some servers (FastAPI-based ones among them) refuse an unknown field with 422 rather than 400.
+  if (status === 400 || status === 422) return cause;
+  if (status === 408 || status === 504) return timedOut(cause);
+  return upstreamFailed(cause);
+}

@@ -1,0 +1,85 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readImageConfig } from '../../../lambdas/config';
+import { createImageStore, createLocalImageStore } from '../../../lambdas/images/image-store';
+import type { MadeImage } from '../../../lambdas/images/image-maker';
+import { TINY_PNG } from '../../support/bedrock-fake';
+import { startS3Fake, type S3Fake } from '../../support/s3-fake';
+import { hang } from '../../support/loopback';
+
+const png: MadeImage = { bytes: new Uint8Array(TINY_PNG), contentType: 'image/png', extension: 'png' };
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+
+describe('the S3 image store (real S3 client against a loopback fake)', () => {
+  let s3: S3Fake;
+  beforeAll(async () => {
+    s3 = await startS3Fake();
+  });
+  afterAll(() => s3.close());
+
+  const store = (timeoutMs = '2000') =>
+    createImageStore(
+      readImageConfig({
+        IMAGE_STORE: 's3',
+        IMAGE_BUCKET: 'astro-images',
+        S3_ENDPOINT: s3.url,
+        IMAGE_TIMEOUT_MS: timeoutMs,
+      }),
+    );
+
+  it('puts the picture under images/ with its content type and an immutable cache policy', async () => {
+    const { url } = await store().save(png);
+
+    expect(url).toMatch(new RegExp(`^/images/${UUID}\\.png$`));
+    const stored = s3.objects.get(`astro-images${url}`);
+    expect(stored).toBeDefined();
+    expect(stored?.key).toBe(url.slice(1));
+    expect(stored?.contentType).toBe('image/png');
+    expect(stored?.cacheControl).toBe('public, max-age=31536000, immutable');
+    expect(stored?.body.equals(TINY_PNG)).toBe(true);
+  });
+
+  it('gives every picture a new name', async () => {
+    const first = await store().save(png);
+    const second = await store().save(png);
+
+    expect(first.url).not.toBe(second.url);
+  });
+
+  it('answers a failing bucket with upstream_error and a hanging one with upstream_timeout', async () => {
+    s3.respondWith((_request, response) => {
+      response.writeHead(500, { 'Content-Type': 'application/xml' });
+      response.end('<Error><Code>InternalError</Code><Message>private detail</Message></Error>');
+    });
+    await expect(store().save(png)).rejects.toMatchObject({ code: 'upstream_error' });
+
+    s3.respondWith(hang);
+    await expect(store('300').save(png)).rejects.toMatchObject({ code: 'upstream_timeout' });
+  });
+});
+
+describe('the local image store', () => {
+  let directory: string;
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'astro-images-'));
+  });
+  afterAll(() => rm(directory, { recursive: true, force: true }));
+
+  it('writes <uuid>.<ext> into its directory, creating it, and returns the /images/ URL', async () => {
+    const nested = join(directory, 'images');
+    const svg: MadeImage = {
+      bytes: new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"/>'),
+      contentType: 'image/svg+xml',
+      extension: 'svg',
+    };
+
+    const { url } = await createLocalImageStore(nested).save(svg);
+
+    expect(url).toMatch(new RegExp(`^/images/${UUID}\\.svg$`));
+    expect(await readFile(join(nested, url.slice('/images/'.length)), 'utf8')).toBe(
+      '<svg xmlns="http://www.w3.org/2000/svg"/>',
+    );
+  });
+});
