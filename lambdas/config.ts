@@ -50,11 +50,14 @@ const feedbackSchema = z
     FEEDBACK_TABLE: z.string().trim().min(1, 'required: the DynamoDB table that stores feedback'),
     /** Local runs and tests point the real client at dynalite. */
     DYNAMODB_ENDPOINT: optionalUrl,
+    /** Per attempt; a hung DynamoDB call must answer 504 before the Lambda itself times out. */
+    DYNAMODB_TIMEOUT_MS: positiveInt(3000),
     AWS_REGION: optionalText,
   })
   .transform((env) => ({
     tableName: env.FEEDBACK_TABLE,
     endpoint: env.DYNAMODB_ENDPOINT,
+    timeoutMs: env.DYNAMODB_TIMEOUT_MS,
     region: env.AWS_REGION ?? 'us-east-1',
   }));
 export type FeedbackConfig = z.output<typeof feedbackSchema>;
@@ -77,6 +80,7 @@ const speechSchema = z
     AZURE_STS_BASE_URL: optionalUrl,
     SECRETS_MANAGER_ENDPOINT: optionalUrl,
     SPEECH_STS_TIMEOUT_MS: positiveInt(5000),
+    SECRETS_MANAGER_TIMEOUT_MS: positiveInt(3000),
     AWS_REGION: optionalText,
   })
   .transform((env) => ({
@@ -86,6 +90,7 @@ const speechSchema = z
     stsBaseUrl: env.AZURE_STS_BASE_URL,
     secretsManagerEndpoint: env.SECRETS_MANAGER_ENDPOINT,
     stsTimeoutMs: env.SPEECH_STS_TIMEOUT_MS,
+    secretsManagerTimeoutMs: env.SECRETS_MANAGER_TIMEOUT_MS,
     awsRegion: env.AWS_REGION ?? 'us-east-1',
   }));
 export type SpeechConfig = z.output<typeof speechSchema>;
