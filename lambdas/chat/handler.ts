@@ -1,17 +1,31 @@
-import { chatRequestSchema, type ChatResponse } from '../contract/schemas';
+import { readTutorConfig, type Env } from '../config';
 import { API_ROUTES } from '../contract/routes';
-import type { Env } from '../config';
+import { chatRequestSchema, type ChatResponse } from '../contract/schemas';
 import { ApiError } from '../http/api-error';
 import { handlerAtColdStart } from '../http/cold-start';
-import { defineEndpoint, type ApiHandler } from '../http/endpoint';
+import { defineEndpoint, type ApiHandler, type Reply } from '../http/endpoint';
+import { createTutor } from '../tutor/create-tutor';
+import { toChatResponse } from './chat-response';
 
-/** POST /api/chat. The tutor behind it arrives with the tutor work; until then it answers 503. */
-export function createChatHandler(_env: Env): ApiHandler {
+/** Names the provider that answered, so the web app can say quietly when the offline tutor is in use. */
+export const TUTOR_HEADER = 'X-Astro-Tutor';
+
+/** POST /api/chat: the learner's words (or the init message) and the history in, Astro's reply out. */
+export function createChatHandler(env: Env): ApiHandler {
+  const tutor = createTutor(readTutorConfig(env));
   return defineEndpoint({
     route: API_ROUTES.chat,
     schema: chatRequestSchema,
-    handle: async (): Promise<{ status: number; body: ChatResponse }> => {
-      throw new ApiError('not_configured', 'The tutor is not configured on the server.');
+    handle: async (input): Promise<Reply<ChatResponse>> => {
+      if (input.userMessage.trim().length === 0) {
+        throw new ApiError('invalid_request', 'userMessage: must not be blank');
+      }
+      const reply = await tutor.reply({
+        userMessage: input.userMessage,
+        language: input.language,
+        history: input.chatHistory,
+      });
+      return { status: 200, body: toChatResponse(reply), headers: { [TUTOR_HEADER]: tutor.provider } };
     },
   });
 }
