@@ -1,11 +1,18 @@
 import { logError } from '../app/log';
 
+/** Where synthesized speech is played. */
+export interface AudioOutput {
+  play(audio: Blob, rate: number): Promise<void>;
+  setRate(rate: number): void;
+  stop(): void;
+}
+
 /**
  * The ONE audio element every synthesized reply plays through, reused so that the silent clip played
  * inside the Start tap unlocks it for later playback on iPhone (Safari only lets an element play without a
  * gesture once it has played in one).
  */
-export class AudioPlayer {
+export class AudioPlayer implements AudioOutput {
   private readonly element: HTMLAudioElement;
   private currentUrl: string | null = null;
   private settle: ((error?: Error) => void) | null = null;

@@ -2,7 +2,7 @@ import type * as SpeechSdkModule from 'microsoft-cognitiveservices-speech-sdk';
 import type { SpeechTokenResponse } from '../../../lambdas/contract/schemas';
 import { languageOf, type Locale } from '../../../lambdas/contract/languages';
 import { logError } from '../app/log';
-import type { AudioPlayer } from './audio-player';
+import type { AudioOutput } from './audio-player';
 import type { RecognitionHandlers, SpeechEngine } from './engine';
 
 export type SpeechSdk = typeof SpeechSdkModule;
@@ -11,7 +11,7 @@ export interface AzureEngineOptions {
   readonly token: SpeechTokenResponse;
   /** Fetches a fresh token (POST /api/speechToken). */
   readonly fetchToken: () => Promise<SpeechTokenResponse | null>;
-  readonly player: AudioPlayer;
+  readonly player: AudioOutput;
   /** The SDK, loaded on demand so it never weighs on the initial bundle. */
   readonly loadSdk?: () => Promise<SpeechSdk>;
   readonly getMicrophone?: () => Promise<MediaStream>;

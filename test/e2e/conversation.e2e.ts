@@ -1,0 +1,227 @@
+import type { Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { initMessage } from '../../lambdas/contract/languages';
+import {
+  holdSpeech,
+  openApp,
+  sayAndWait,
+  speech,
+  speechLog,
+  startConversation,
+  startTestApp,
+  statusOf,
+  typeAndWait,
+  waitForStatus,
+  type TestApp,
+} from './support/app';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+function chatBodies(requests: Request[]) {
+  return requests
+    .filter((request) => request.url().endsWith('/api/chat'))
+    .map(
+      (request) =>
+        request.postDataJSON() as { userMessage: string; language: string; chatHistory: unknown[] },
+    );
+}
+
+describe('a conversation with Astro in Chromium', () => {
+  it('holds 3 spoken turns and 1 typed turn, speaking every answer and listening in between', async () => {
+    const { context, page } = await openApp(app);
+    const requests: Request[] = [];
+    page.on('request', (request) => requests.push(request));
+
+    expect(await statusOf(page)).toContain('Ready when you are');
+    await startConversation(page);
+    expect(await page.locator('.message-astro').count()).toBe(1);
+    await expect.poll(() => page.getByText("Using your browser's built-in voice.").count()).toBe(1);
+    await expect
+      .poll(() => page.getByText('Offline tutor: Astro is answering from its built-in lessons.').count())
+      .toBe(1);
+
+    // Live partial recognition: a faded italic bubble, replaced by the final utterance.
+    await speech(page, 'interim', 'what is the');
+    const interim = page.locator('.message-interim');
+    await interim.waitFor();
+    expect(await interim.innerText()).toBe('what is the');
+    expect(
+      await interim.locator('.bubble-text').evaluate((element) => getComputedStyle(element).fontStyle),
+    ).toBe('italic');
+
+    await sayAndWait(page, 'What is the Moon made of?');
+    expect(await interim.count()).toBe(0);
+    await sayAndWait(page, 'How far away is the Sun?');
+    await typeAndWait(page, 'Tell me about black holes');
+    await sayAndWait(page, 'Why do stars twinkle?');
+
+    const users = await page.locator('.message-user').allInnerTexts();
+    expect(users.map((text) => text.replace(/^You: /, ''))).toEqual([
+      'What is the Moon made of?',
+      'How far away is the Sun?',
+      'Tell me about black holes',
+      'Why do stars twinkle?',
+    ]);
+    expect(await page.locator('.message-astro').count()).toBeGreaterThanOrEqual(5);
+
+    const bodies = chatBodies(requests);
+    expect(bodies[0]).toEqual({ userMessage: initMessage('en-US'), language: 'en-US', chatHistory: [] });
+    expect(bodies.map((body) => body.userMessage).slice(1)).toEqual([
+      'What is the Moon made of?',
+      'How far away is the Sun?',
+      'Tell me about black holes',
+      'Why do stars twinkle?',
+    ]);
+    expect(bodies[2]?.chatHistory.slice(0, 2)).toEqual([
+      { role: 'assistant', content: expect.any(String) },
+      { role: 'user', content: 'What is the Moon made of?' },
+    ]);
+
+    const log = await speechLog(page);
+    expect(log.recognition[0]).toEqual({
+      event: 'start',
+      lang: 'en-US',
+      continuous: true,
+      interimResults: true,
+    });
+    expect(log.utterances.length).toBe(5);
+    expect(
+      log.utterances.every((utterance) => utterance.lang === 'en-US' && !utterance.text.includes('*')),
+    ).toBe(true);
+    await context.close();
+  });
+
+  it('disables Start/End while thinking and speaking, and drops what is heard meanwhile', async () => {
+    const { context, page } = await openApp(app);
+    await holdSpeech(page, true);
+    await page.getByRole('button', { name: 'Start Conversation' }).click();
+    await waitForStatus(page, 'Speaking...');
+    const toggle = page.getByRole('button', { name: 'End Conversation' });
+    expect(await toggle.isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
+
+    await speech(page, 'say', 'I am Astro talking to myself');
+    await speech(page, 'finishSpeaking');
+    await waitForStatus(page, 'Listening...');
+    expect(await toggle.isDisabled()).toBe(false);
+    expect(await page.locator('.message-user').count()).toBe(0);
+    await context.close();
+  });
+
+  it('applies the chosen speed to every spoken reply', async () => {
+    const { context, page } = await openApp(app);
+    await page.getByLabel('Speed').selectOption('1.5');
+    await startConversation(page);
+    await page.getByLabel('Speed').selectOption('2');
+    await sayAndWait(page, 'What is a planet?');
+    const rates = (await speechLog(page)).utterances.map((utterance) => utterance.rate);
+    expect(rates).toEqual([1.5, 2]);
+    expect(await page.getByLabel('Speed').locator('option').allInnerTexts()).toEqual([
+      '1×',
+      '1.25×',
+      '1.5×',
+      '2×',
+    ]);
+    await context.close();
+  });
+
+  it('restarts recognition when the browser ends it, and End stops it for good', async () => {
+    const { context, page } = await openApp(app);
+    await startConversation(page);
+    await speech(page, 'endByBrowser');
+    await expect
+      .poll(async () => (await speechLog(page)).recognition.filter((e) => e.event === 'start').length)
+      .toBe(2);
+
+    await page.getByRole('button', { name: 'End Conversation' }).click();
+    expect(await statusOf(page)).toContain('Ready when you are');
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          (window as unknown as { __speech: { isListening(): boolean } }).__speech.isListening(),
+        ),
+      )
+      .toBe(false);
+    const events = (await speechLog(page)).recognition.map((event) => event.event);
+    expect(events.at(-1)).not.toBe('start');
+    // Nothing heard after End reaches the transcript.
+    expect(await speech(page, 'say', 'Are you still there?')).toBe(false);
+    expect(await page.locator('.message-user').count()).toBe(0);
+    expect(await page.getByLabel('Type a message to Astro').isDisabled()).toBe(true);
+    await context.close();
+  });
+
+  it('renders **bold** as bold, shows markup as text, and speaks without asterisks', async () => {
+    const { context, page } = await openApp(app);
+    await page.route('**/api/chat', async (route) => {
+      const body = route.request().postDataJSON() as { userMessage: string };
+      if (!body.userMessage.startsWith('Markup')) return route.continue();
+      await route.fulfill({
+        json: { response: '**Jupiter** is the largest planet. <img src=x onerror="window.__pwned=1">' },
+      });
+    });
+    await startConversation(page);
+    await typeAndWait(page, 'Markup please');
+    const last = page.locator('.message-astro').last();
+    expect(await last.locator('strong').innerText()).toBe('Jupiter');
+    expect(await last.innerText()).toContain('<img src=x onerror="window.__pwned=1">');
+    expect(await last.locator('img').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    const spoken = (await speechLog(page)).utterances.at(-1)?.text;
+    expect(spoken).toBe('Jupiter is the largest planet. <img src=x onerror="window.__pwned=1">');
+    await context.close();
+  });
+
+  it('returns to listening after a chat failure, with no error shown', async () => {
+    const { context, page } = await openApp(app);
+    await startConversation(page);
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await page.route('**/api/chat', (route) =>
+      route.fulfill({
+        status: 502,
+        json: { error: { code: 'upstream_error', message: 'The tutor is unavailable.' } },
+      }),
+    );
+    await speech(page, 'say', 'What is a nebula?');
+    await waitForStatus(page, 'Listening...');
+    expect(await page.locator('.message-user').count()).toBe(1);
+    expect(await page.locator('.message-astro').count()).toBe(1);
+    expect(await page.locator('body').innerText()).not.toMatch(/unavailable|failed|error/i);
+    expect(errors.some((text) => text.includes('API call failed: 502'))).toBe(true);
+
+    // And the conversation carries on.
+    await page.unroute('**/api/chat');
+    await sayAndWait(page, 'What is a nebula?');
+    await context.close();
+  });
+
+  it('scrolls the transcript to the newest message and the page to the top on load', async () => {
+    const { context, page } = await openApp(app, { viewport: { width: 390, height: 844 } });
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    await startConversation(page);
+    for (const question of ['What is a galaxy?', 'What is a comet?', 'What is a moon?']) {
+      await typeAndWait(page, question);
+      await page
+        .getByRole('button', { name: 'Cancel' })
+        .click({ timeout: 1000 })
+        .catch(() => undefined);
+    }
+    const transcript = page.getByRole('region', { name: 'Conversation with Astro' });
+    await expect
+      .poll(() =>
+        transcript.evaluate((element) => element.scrollHeight - element.clientHeight - element.scrollTop),
+      )
+      .toBeLessThan(2);
+    expect(await transcript.evaluate((element) => element.scrollHeight > element.clientHeight)).toBe(true);
+    await context.close();
+  });
+});

@@ -1,0 +1,105 @@
+import AxeBuilder from '@axe-core/playwright';
+import { join } from 'node:path';
+import type { Page, Route } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  DESKTOP,
+  openApp,
+  PHONE,
+  SCREENSHOTS,
+  speech,
+  startConversation,
+  startTestApp,
+  typeAndWait,
+  waitForStatus,
+  type TestApp,
+} from './support/app';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    );
+}
+
+/** A conversation with every kind of bubble: greeting, questions, a bold answer, a picture, live text. */
+async function richConversation(page: Page): Promise<void> {
+  await page.route('**/api/chat', async (route: Route) => {
+    const body = route.request().postDataJSON() as { userMessage: string };
+    if (!body.userMessage.includes('Saturn')) return route.continue();
+    const response = await route.fetch();
+    const json = (await response.json()) as Record<string, unknown>;
+    await route.fulfill({ response, json: { ...json, imagePrompt: 'Saturn and its rings' } });
+  });
+  await startConversation(page);
+  await typeAndWait(page, 'What is a black hole?');
+  await typeAndWait(page, 'Show me Saturn');
+  await page.locator('.sketch-image:not(.sketch-image-pending)').waitFor();
+  await speech(page, 'interim', 'how many moons does');
+  await page.locator('.message-interim').waitFor();
+}
+
+describe('how it looks in Chromium', () => {
+  it.each([
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const)('has no serious or critical axe violations and is captured on %s', async (name, viewport) => {
+    const { context, page } = await openApp(app, { viewport });
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}-idle.png`) });
+
+    await richConversation(page);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}-conversation.png`) });
+
+    await speech(page, 'say', 'How many moons does Saturn have?');
+    await page.getByRole('dialog', { name: 'Share Your Feedback' }).waitFor();
+    await page.getByRole('radio', { name: '4 of 5 stars' }).first().check({ force: true });
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}-feedback.png`) });
+
+    // The page itself never scrolls: only the transcript does, so header and footer stay in view.
+    expect(await page.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight + 1)).toBe(
+      true,
+    );
+    await context.close();
+  });
+
+  it.each([
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const)('is captured in Arabic on %s with no serious violations', async (name, viewport) => {
+    const { context, page } = await openApp(app, { viewport });
+    await page.getByLabel('Language').selectOption('ar-SA');
+    await page.getByRole('button', { name: 'ابدأ المحادثة' }).click();
+    await waitForStatus(page, 'يستمع...');
+    await speech(page, 'say', 'ما هو حجم Jupiter مقارنة بـ 1300 أرض؟');
+    await page.locator('.message-astro').nth(1).waitFor();
+    await waitForStatus(page, 'يستمع...');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}-arabic.png`) });
+    await context.close();
+  });
+
+  it('shows a visible focus ring on keyboard focus', async () => {
+    const { context, page } = await openApp(app);
+    await page.getByRole('button', { name: 'Start Conversation' }).focus();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    const outline = await page
+      .getByRole('button', { name: 'Start Conversation' })
+      .evaluate((element) => getComputedStyle(element).outlineStyle);
+    expect(outline).toBe('solid');
+    await context.close();
+  });
+});
