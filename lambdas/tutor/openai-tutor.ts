@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { TutorConfig } from '../config';
+import { log } from '../http/log';
 import { modelTurns } from './conversation';
 import { picturePrompt, spokenText } from './model-text';
 import { OpenAiRequestRejected, postJson, type OpenAiServer } from './openai-http';
@@ -67,10 +68,15 @@ export function createOpenAiTutor(config: TutorConfig): Tutor {
         return readCompletion(await postJson(server, 'chat/completions', body, limit));
       } catch (error) {
         if (!(error instanceof OpenAiRequestRejected)) throw error;
-        if (compatibility.tools && /\btools?\b|function/i.test(error.detail)) compatibility.tools = false;
-        else if (compatibility.tokenField === 'max_tokens' && /max_tokens/.test(error.detail))
+        if (compatibility.tools && /\btools?\b|function/i.test(error.detail)) {
+          compatibility.tools = false;
+          log.warn('openai server refused tools; replying without pictures', { status: error.status });
+        } else if (compatibility.tokenField === 'max_tokens' && /max_tokens/.test(error.detail)) {
           compatibility.tokenField = 'max_completion_tokens';
-        else throw upstreamFailed(error);
+          log.info('openai server refused max_tokens; using max_completion_tokens', { status: error.status });
+        } else {
+          throw upstreamFailed(error);
+        }
       }
     }
   }
