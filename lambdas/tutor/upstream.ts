@@ -24,9 +24,13 @@ export const timedOut = (cause?: unknown) =>
 export const rateLimited = (cause?: unknown) =>
   new ApiError('rate_limited', 'Too many requests right now. Please try again in a moment.', { cause });
 export const contentFiltered = (cause?: unknown) =>
-  new ApiError('content_filtered', 'That request was blocked by the content filter. Try another question.', {
-    cause,
-  });
+  new ApiError(
+    'content_filtered',
+    'That request was blocked by the content filter. Please try something else.',
+    {
+      cause,
+    },
+  );
 export const upstreamFailed = (cause?: unknown) =>
   new ApiError('upstream_error', 'The model service failed to answer. Please try again.', { cause });
 
