@@ -1,0 +1,291 @@
+import { RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import {
+  AccessLogField,
+  AccessLogFormat,
+  CfnAccount,
+  EndpointType,
+  LambdaIntegration,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
+  Model,
+  RequestValidator,
+  ResponseType,
+  RestApi,
+  type IResource,
+  type MethodDeploymentOptions,
+} from 'aws-cdk-lib/aws-apigateway';
+import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { z } from 'zod';
+import type { ErrorCode } from '../../lambdas/contract/errors';
+import { API_ROUTES, type RouteName } from '../../lambdas/contract/routes';
+import {
+  chatRequestSchema,
+  feedbackRequestSchema,
+  generateImageRequestSchema,
+} from '../../lambdas/contract/schemas';
+import { apiGatewaySchema } from './request-models';
+
+export interface Throttle {
+  readonly rateLimit: number;
+  readonly burstLimit: number;
+}
+
+export interface ApiProps {
+  readonly stageName: string;
+  readonly functions: Readonly<Record<RouteName, IFunction>>;
+  /** Stage-wide limits, and tighter ones for the calls that cost money upstream. */
+  readonly throttle: Throttle & Readonly<Record<'chat' | 'generateImage' | 'speechToken', Throttle>>;
+  readonly logRetention: RetentionDays;
+  /** Create the region's API Gateway CloudWatch role (account-wide) so the stage can write its logs. */
+  readonly createAccountLogRole: boolean;
+}
+
+/**
+ * Body models, from the contract's zod schemas. speechToken takes no body, so it has no model: an empty
+ * body would otherwise be checked against `type: object`.
+ */
+const REQUEST_SCHEMAS: Partial<Record<RouteName, z.ZodType>> = {
+  chat: chatRequestSchema,
+  generateImage: generateImageRequestSchema,
+  feedback: feedbackRequestSchema,
+};
+
+/**
+ * Errors API Gateway answers itself, in the API's own error shape (DESIGN §2) so the web app reads one
+ * format. Messages are fixed text: gateway templates cannot escape variables into JSON safely. The
+ * validator's detailed message goes to the access log instead.
+ */
+const GATEWAY_ERRORS: readonly { type: ResponseType; status: string; code: ErrorCode; message: string }[] = [
+  {
+    type: ResponseType.BAD_REQUEST_BODY,
+    status: '400',
+    code: 'invalid_request',
+    message: 'The request body does not match the API contract.',
+  },
+  {
+    type: ResponseType.MISSING_AUTHENTICATION_TOKEN,
+    status: '404',
+    code: 'not_found',
+    message: 'No such API call. Every call is a POST to /api/<name>.',
+  },
+  {
+    type: ResponseType.THROTTLED,
+    status: '429',
+    code: 'rate_limited',
+    message: 'Too many requests right now. Please try again in a moment.',
+  },
+  {
+    type: ResponseType.QUOTA_EXCEEDED,
+    status: '429',
+    code: 'rate_limited',
+    message: 'Too many requests right now. Please try again later.',
+  },
+  {
+    type: ResponseType.REQUEST_TOO_LARGE,
+    status: '413',
+    code: 'payload_too_large',
+    message: 'The request body is too large.',
+  },
+  {
+    type: ResponseType.UNSUPPORTED_MEDIA_TYPE,
+    status: '415',
+    code: 'unsupported_media_type',
+    message: 'Send the request body as application/json.',
+  },
+  {
+    type: ResponseType.INTEGRATION_TIMEOUT,
+    status: '504',
+    code: 'upstream_timeout',
+    message: 'The server took too long to answer. Please try again.',
+  },
+  {
+    type: ResponseType.DEFAULT_4XX,
+    status: '400',
+    code: 'invalid_request',
+    message: 'The request was not accepted.',
+  },
+  {
+    type: ResponseType.DEFAULT_5XX,
+    status: '500',
+    code: 'internal_error',
+    message: 'Something went wrong on the server. Please try again.',
+  },
+];
+
+/**
+ * The regional REST API: POST-only resources at the contract's paths, body validation against the
+ * contract, per-method throttling, JSON access logs and detailed metrics.
+ */
+export class Api extends Construct {
+  readonly restApi: RestApi;
+  readonly accessLogs: LogGroup;
+  /** Method ids, as `/api/chat/POST`, for alarms and tests. */
+  readonly methodPaths: Readonly<Record<RouteName, string>>;
+  /** The account-wide API Gateway log role, when this stack sets it. */
+  readonly accountLogRole: Role | undefined;
+
+  constructor(scope: Construct, id: string, props: ApiProps) {
+    super(scope, id);
+    this.accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: props.logRetention,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
+    const methodPaths = Object.fromEntries(
+      (Object.keys(API_ROUTES) as RouteName[]).map((name) => [name, `${API_ROUTES[name]}/POST`]),
+    ) as Record<RouteName, string>;
+    this.methodPaths = methodPaths;
+    const methodThrottle = (limits: Throttle): MethodDeploymentOptions => ({
+      throttlingRateLimit: limits.rateLimit,
+      throttlingBurstLimit: limits.burstLimit,
+    });
+
+    this.restApi = new RestApi(this, 'RestApi', {
+      restApiName: `${Stack.of(this).stackName}-api`,
+      description: 'Astro: chat, generateImage, feedback and speechToken',
+      endpointTypes: [EndpointType.REGIONAL],
+      cloudWatchRole: false,
+      deployOptions: {
+        stageName: props.stageName,
+        throttlingRateLimit: props.throttle.rateLimit,
+        throttlingBurstLimit: props.throttle.burstLimit,
+        metricsEnabled: true,
+        // Errors only, and never request bodies: they hold learners' words.
+        loggingLevel: MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+        accessLogDestination: new LogGroupLogDestination(this.accessLogs),
+        accessLogFormat: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: AccessLogField.contextRequestId(),
+            ip: AccessLogField.contextIdentitySourceIp(),
+            time: AccessLogField.contextRequestTime(),
+            method: AccessLogField.contextHttpMethod(),
+            path: AccessLogField.contextResourcePath(),
+            status: AccessLogField.contextStatus(),
+            responseLength: AccessLogField.contextResponseLength(),
+            latencyMs: AccessLogField.contextResponseLatency(),
+            integrationLatencyMs: AccessLogField.contextIntegrationLatency(),
+            errorType: AccessLogField.contextErrorResponseType(),
+            validationError: AccessLogField.contextErrorValidationErrorString(),
+          }),
+        ),
+        methodOptions: {
+          [methodPaths.chat]: methodThrottle(props.throttle.chat),
+          [methodPaths.generateImage]: methodThrottle(props.throttle.generateImage),
+          [methodPaths.speechToken]: methodThrottle(props.throttle.speechToken),
+        },
+      },
+    });
+
+    this.accountLogRole = props.createAccountLogRole ? this.setAccountLogRole() : undefined;
+
+    const validator = new RequestValidator(this, 'BodyValidator', {
+      restApi: this.restApi,
+      requestValidatorName: 'body-against-contract',
+      validateRequestBody: true,
+      // No method declares required parameters, so this checks nothing today; it keeps any added later honest.
+      validateRequestParameters: true,
+    });
+
+    for (const name of Object.keys(API_ROUTES) as RouteName[]) {
+      const resource = this.resourceFor(API_ROUTES[name]);
+      const schema = REQUEST_SCHEMAS[name];
+      const model = schema
+        ? new Model(this, `${name}Model`, {
+            restApi: this.restApi,
+            modelName: `${name}Request`,
+            contentType: 'application/json',
+            description: `POST ${API_ROUTES[name]} body, generated from the contract`,
+            schema: apiGatewaySchema(schema),
+          })
+        : undefined;
+      resource.addMethod('POST', new LambdaIntegration(props.functions[name], { allowTestInvoke: false }), {
+        operationName: name,
+        ...(model ? { requestValidator: validator, requestModels: { 'application/json': model } } : {}),
+      });
+    }
+
+    Validations.of(this.restApi).acknowledge(
+      {
+        id: 'AwsSolutions-APIG4',
+        reason:
+          'Astro is used anonymously (SPEC §6: no roles, no login); abuse is bounded by throttling and WAF.',
+      },
+      {
+        id: 'AwsSolutions-COG4',
+        reason: 'Astro is used anonymously (SPEC §6: no roles, no login), so there is no Cognito user pool.',
+      },
+      {
+        id: 'AwsSolutions-APIG3',
+        reason:
+          'The web ACL is attached to the CloudFront distribution in front of this API (when waf is on); ' +
+          'a second regional ACL would bill twice for the same requests.',
+      },
+    );
+
+    for (const error of GATEWAY_ERRORS) {
+      this.restApi.addGatewayResponse(`${error.type.responseType}Response`, {
+        type: error.type,
+        statusCode: error.status,
+        templates: {
+          'application/json': JSON.stringify({ error: { code: error.code, message: error.message } }),
+        },
+      });
+    }
+  }
+
+  private resourceFor(path: string): IResource {
+    return path
+      .split('/')
+      .filter(Boolean)
+      .reduce<IResource>(
+        (parent, segment) => parent.getResource(segment) ?? parent.addResource(segment),
+        this.restApi.root,
+      );
+  }
+
+  /**
+   * API Gateway writes access and execution logs through one role per account and region. This role has
+   * an inline policy equivalent to AmazonAPIGatewayPushToCloudWatchLogs, limited to this region's log
+   * groups, and is kept on teardown so other APIs in the account keep logging.
+   */
+  private setAccountLogRole(): Role {
+    const stack = Stack.of(this);
+    const role = new Role(this, 'CloudWatchRole', {
+      assumedBy: new ServicePrincipal('apigateway.amazonaws.com'),
+      description: 'Lets API Gateway write access and execution logs (account-wide setting)',
+      inlinePolicies: {
+        PushLogs: new PolicyDocument({
+          statements: [
+            new PolicyStatement({
+              actions: [
+                'logs:CreateLogGroup',
+                'logs:CreateLogStream',
+                'logs:DescribeLogGroups',
+                'logs:DescribeLogStreams',
+                'logs:PutLogEvents',
+                'logs:GetLogEvents',
+                'logs:FilterLogEvents',
+              ],
+              resources: [`arn:${stack.partition}:logs:${stack.region}:${stack.account}:log-group:*`],
+            }),
+          ],
+        }),
+      },
+    });
+    role.applyRemovalPolicy(RemovalPolicy.RETAIN);
+    Validations.of(role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:${stack.region}:<AWS::AccountId>:log-group:*]`,
+      reason:
+        'This is the account-wide API Gateway logging role: API Gateway uses it for every REST API in the ' +
+        'region and creates execution log groups named after each API id, so it is limited to the log groups ' +
+        'of this account and region rather than to one group.',
+    });
+    const account = new CfnAccount(this, 'Account', { cloudWatchRoleArn: role.roleArn });
+    this.restApi.deploymentStage.node.addDependency(account);
+    return role;
+  }
+}

@@ -1,0 +1,157 @@
+import { fileURLToPath } from 'node:url';
+import type { Duration } from 'aws-cdk-lib';
+import { RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import type { ITableV2, ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { CfnBucket, IBucket } from 'aws-cdk-lib/aws-s3';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface AstroFunctionProps {
+  /** The folder under lambdas/ whose handler.ts exports `handler`. */
+  readonly entryFolder: 'chat' | 'generate-image' | 'feedback' | 'speech-token';
+  readonly memorySize: number;
+  readonly timeout: Duration;
+  readonly logRetention: RetentionDays;
+  /** Cost cap; undefined leaves the function on the account's unreserved pool. */
+  readonly reservedConcurrency?: number;
+  readonly environment?: Record<string, string>;
+}
+
+/**
+ * One endpoint's Lambda with the defaults every function shares: the newest LTS Node.js runtime, ARM64,
+ * an esbuild bundle (minified, with source maps, AWS SDK included so the code runs with the versions it
+ * was tested with) built locally, never in Docker, and its own log group with a retention period.
+ * The `bind…` helpers set the environment variable a handler reads and grant exactly the access it needs.
+ */
+export class AstroFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: AstroFunctionProps) {
+    const logGroup = new LogGroup(scope, `${id}Logs`, {
+      retention: props.logRetention,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    // Its own role with an inline policy for its log group, instead of AWSLambdaBasicExecutionRole
+    // (which may write to any log group in the account).
+    const role = new Role(scope, `${id}Role`, {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      inlinePolicies: {
+        Logs: new PolicyDocument({
+          statements: [
+            new PolicyStatement({
+              actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+              resources: [logGroup.logGroupArn],
+            }),
+          ],
+        }),
+      },
+    });
+    super(scope, id, {
+      role,
+      entry: `${REPO_ROOT}lambdas/${props.entryFolder}/handler.ts`,
+      handler: 'handler',
+      projectRoot: REPO_ROOT,
+      depsLockFilePath: `${REPO_ROOT}package-lock.json`,
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize,
+      timeout: props.timeout,
+      reservedConcurrentExecutions: props.reservedConcurrency,
+      logGroup,
+      // Stack traces in the logs point at the TypeScript sources.
+      environment: { LOG_LEVEL: 'info', NODE_OPTIONS: '--enable-source-maps', ...props.environment },
+      bundling: {
+        forceDockerBundling: false,
+        minify: true,
+        sourceMap: true,
+        format: OutputFormat.ESM,
+        mainFields: ['module', 'main'],
+        externalModules: [],
+        // Some bundled CommonJS dependencies call require() for Node built-ins; ESM has no require.
+        banner:
+          "import { createRequire as __astroCreateRequire } from 'node:module'; const require = __astroCreateRequire(import.meta.url);",
+      },
+    });
+  }
+
+  /** FEEDBACK_TABLE, and dynamodb:PutItem on that table only (the handler's conditional put). */
+  bindFeedbackTable(table: ITable | ITableV2): void {
+    this.addEnvironment('FEEDBACK_TABLE', table.tableName);
+    this.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:PutItem'], resources: [table.tableArn] }));
+  }
+
+  /**
+   * SPEECH_SECRET_ID, and secretsmanager:GetSecretValue on that secret only. A secret imported by name
+   * has an ARN ending in `-??????` (Secrets Manager's random suffix), which is what its ARN matches.
+   */
+  bindSpeechSecret(secret: ISecret, secretId: string): void {
+    this.addEnvironment('SPEECH_SECRET_ID', secretId);
+    this.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['secretsmanager:GetSecretValue'],
+        resources: [secretArnPattern(secret)],
+      }),
+    );
+  }
+
+  /** IMAGE_STORE=s3, IMAGE_BUCKET, and s3:PutObject under images/ only. */
+  bindImageBucket(bucket: IBucket): void {
+    this.addEnvironment('IMAGE_STORE', 's3');
+    this.addEnvironment('IMAGE_BUCKET', bucket.bucketName);
+    this.addToRolePolicy(
+      new PolicyStatement({ actions: ['s3:PutObject'], resources: [bucket.arnForObjects('images/*')] }),
+    );
+    const cfnBucket = bucket.node.defaultChild as CfnBucket;
+    Validations.of(this.role ?? this).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${Stack.of(bucket).getLogicalId(cfnBucket)}.Arn>/images/*]`,
+      reason:
+        'Each picture is a new object images/<random uuid>.png, so its key cannot be known in advance; the ' +
+        'grant is PutObject only, under the images/ prefix of the image bucket only.',
+    });
+  }
+
+  /**
+   * Sets `variable` to the model id and allows bedrock:InvokeModel (which also authorizes Converse) on it.
+   * A cross-region inference profile (`us.…`, `eu.…`, `global.…`) needs the profile and the underlying
+   * foundation model in every destination region, the latter only when reached through this profile.
+   */
+  bindBedrockModel(variable: string, modelId: string): void {
+    this.addEnvironment(variable, modelId);
+    const stack = Stack.of(this);
+    const profile = /^(us|eu|apac|jp|au|ca|us-gov|global)\.(.+)$/.exec(modelId);
+    if (!profile?.[2]) {
+      this.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['bedrock:InvokeModel'],
+          resources: [`arn:${stack.partition}:bedrock:${stack.region}::foundation-model/${modelId}`],
+        }),
+      );
+      return;
+    }
+    const profileArn = `arn:${stack.partition}:bedrock:${stack.region}:${stack.account}:inference-profile/${modelId}`;
+    this.addToRolePolicy(new PolicyStatement({ actions: ['bedrock:InvokeModel'], resources: [profileArn] }));
+    this.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['bedrock:InvokeModel'],
+        resources: [`arn:${stack.partition}:bedrock:*::foundation-model/${profile[2]}`],
+        conditions: { StringEquals: { 'bedrock:InferenceProfileArn': profileArn } },
+      }),
+    );
+    Validations.of(this.role ?? this).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/${profile[2]}]`,
+      reason:
+        `The cross-region inference profile ${modelId} routes each call to ${profile[2]} in one of ` +
+        'several regions chosen by Bedrock, so the region is a wildcard; the statement is limited to that ' +
+        'one model and, by the bedrock:InferenceProfileArn condition, to calls made through this profile.',
+    });
+  }
+}
+
+function secretArnPattern(secret: ISecret): string {
+  // fromSecretNameV2 yields a partial ARN without the suffix; a created secret's ARN is complete.
+  return secret.secretFullArn ?? `${secret.secretArn}-??????`;
+}

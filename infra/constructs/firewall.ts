@@ -1,0 +1,89 @@
+import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
+import { Construct } from 'constructs';
+
+export interface FirewallProps {
+  /** Requests to /api/* one IP may make in any 5-minute window. */
+  readonly apiRequestsPerIpPer5Minutes: number;
+}
+
+const visibility = (metricName: string): CfnWebACL.VisibilityConfigProperty => ({
+  cloudWatchMetricsEnabled: true,
+  metricName,
+  sampledRequestsEnabled: true,
+});
+
+/**
+ * The CloudFront web ACL (scope CLOUDFRONT, so it lives in us-east-1): a per-IP rate limit on the API,
+ * and AWS's managed common and known-bad-inputs rule groups.
+ */
+export class Firewall extends Construct {
+  readonly webAcl: CfnWebACL;
+
+  constructor(scope: Construct, id: string, props: FirewallProps) {
+    super(scope, id);
+    this.webAcl = new CfnWebACL(this, 'WebAcl', {
+      scope: 'CLOUDFRONT',
+      defaultAction: { allow: {} },
+      visibilityConfig: visibility('astro-web-acl'),
+      customResponseBodies: {
+        RateLimited: {
+          contentType: 'APPLICATION_JSON',
+          content: JSON.stringify({
+            error: {
+              code: 'rate_limited',
+              message: 'Too many requests from your network. Please wait a moment.',
+            },
+          }),
+        },
+      },
+      rules: [
+        {
+          name: 'ApiRateLimitPerIp',
+          priority: 0,
+          action: { block: { customResponse: { responseCode: 429, customResponseBodyKey: 'RateLimited' } } },
+          statement: {
+            rateBasedStatement: {
+              aggregateKeyType: 'IP',
+              limit: props.apiRequestsPerIpPer5Minutes,
+              evaluationWindowSec: 300,
+              // Only the API: a page load fetches several static files that cost next to nothing.
+              scopeDownStatement: {
+                byteMatchStatement: {
+                  fieldToMatch: { uriPath: {} },
+                  positionalConstraint: 'STARTS_WITH',
+                  searchString: '/api/',
+                  textTransformations: [{ priority: 0, type: 'NONE' }],
+                },
+              },
+            },
+          },
+          visibilityConfig: visibility('astro-api-rate-limit'),
+        },
+        {
+          name: 'AwsCommonRules',
+          priority: 1,
+          overrideAction: { none: {} },
+          statement: {
+            managedRuleGroupStatement: {
+              vendorName: 'AWS',
+              name: 'AWSManagedRulesCommonRuleSet',
+              // The group blocks bodies over 8 KB; a long conversation's history or feedback is larger, and
+              // the functions enforce the contract's own limits (64 KiB, 256 KiB for feedback).
+              ruleActionOverrides: [{ name: 'SizeRestrictions_BODY', actionToUse: { count: {} } }],
+            },
+          },
+          visibilityConfig: visibility('astro-common-rules'),
+        },
+        {
+          name: 'AwsKnownBadInputs',
+          priority: 2,
+          overrideAction: { none: {} },
+          statement: {
+            managedRuleGroupStatement: { vendorName: 'AWS', name: 'AWSManagedRulesKnownBadInputsRuleSet' },
+          },
+          visibilityConfig: visibility('astro-known-bad-inputs'),
+        },
+      ],
+    });
+  }
+}

@@ -1,0 +1,37 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket } from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+
+export interface ImageStoreProps {
+  /** Pictures are deleted this many days after they were drawn. */
+  readonly expirationDays: number;
+  readonly accessLogs: IBucket;
+}
+
+/**
+ * The pictures Astro draws, as `images/<uuid>.png`: private (CloudFront reads them through Origin Access
+ * Control and serves them under the same path), TLS only, and expiring so storage never grows unbounded.
+ */
+export class ImageStore extends Construct {
+  readonly bucket: Bucket;
+
+  constructor(scope: Construct, id: string, props: ImageStoreProps) {
+    super(scope, id);
+    this.bucket = new Bucket(this, 'Bucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      serverAccessLogsBucket: props.accessLogs,
+      serverAccessLogsPrefix: 's3/images/',
+      lifecycleRules: [
+        {
+          expiration: Duration.days(props.expirationDays),
+          abortIncompleteMultipartUploadAfter: Duration.days(1),
+        },
+      ],
+      // Kept on teardown like every bucket here: emptying one needs CDK's auto-delete function, whose role
+      // carries an AWS-managed policy. The pictures expire on their own; README, Deploy says how to remove it.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+  }
+}
