@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { CHAT_USER_MESSAGE_MAX_CHARS } from '../../../lambdas/contract/limits';
 import type { Messages } from '../i18n/messages';
 
@@ -14,9 +14,13 @@ export interface ComposerProps {
 /** Typing instead of speaking, so the tutor works without a microphone. */
 export function Composer({ t, canSend, active, onSend }: ComposerProps) {
   const [text, setText] = useState('');
+  const input = useRef<HTMLInputElement>(null);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (text.trim() !== '' && onSend(text)) setText('');
+    if (text.trim() === '' || !onSend(text)) return;
+    setText('');
+    // Keep the learner in the text box for the next question, whether they pressed Enter or Send.
+    input.current?.focus();
   };
   return (
     <form className="composer" onSubmit={submit}>
@@ -24,6 +28,7 @@ export function Composer({ t, canSend, active, onSend }: ComposerProps) {
         {t.composerLabel}
       </label>
       <input
+        ref={input}
         id="composer-input"
         type="text"
         value={text}

@@ -29,7 +29,11 @@ export function FeedbackModal({ t, sending, onDismiss, onSubmit }: FeedbackModal
   useEffect(() => {
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     dialog.current?.querySelector<HTMLElement>('input')?.focus();
-    return () => previous?.focus();
+    return () => {
+      previous?.focus();
+      // The element may have become disabled meanwhile; then continue from the text box.
+      if (document.activeElement !== previous) document.getElementById('composer-input')?.focus();
+    };
   }, []);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {

@@ -18,12 +18,24 @@ export interface TranscriptProps {
  */
 export function Transcript({ t, messages, interim, language }: TranscriptProps) {
   const scroller = useRef<HTMLDivElement>(null);
-  const last = messages.at(-1);
+  const list = useRef<HTMLOListElement>(null);
+  const hasContent = messages.length > 0 || interim !== '';
 
+  // Keep the newest message in view: on every new bubble, and whenever content grows (a picture that
+  // finishes loading, a longer interim text), which a messages-only dependency would miss.
   useEffect(() => {
     const element = scroller.current;
-    if (element) element.scrollTop = element.scrollHeight;
-  }, [messages.length, last?.imageUrl, interim]);
+    const content = list.current;
+    if (!element || !content) return;
+    const toBottom = () => {
+      element.scrollTop = element.scrollHeight;
+    };
+    toBottom();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(toBottom);
+    observer.observe(content);
+    return () => observer.disconnect();
+  }, [hasContent, messages.length]);
 
   return (
     <div
@@ -35,13 +47,13 @@ export function Transcript({ t, messages, interim, language }: TranscriptProps) 
       aria-label={t.transcript}
       tabIndex={0}
     >
-      {messages.length === 0 && interim === '' ? (
+      {!hasContent ? (
         <div className="empty">
           <p className="empty-title">{t.emptyTitle}</p>
           <p className="empty-hint">{t.emptyHint}</p>
         </div>
       ) : (
-        <ol className="messages">
+        <ol ref={list} className="messages">
           {messages.map((message) => (
             <MessageBubble key={message.id} message={message} t={t} />
           ))}
