@@ -1,0 +1,163 @@
+/**
+ * The shape of the offline tutor's knowledge files (knowledge/topics.json and knowledge/<locale>.json),
+ * checked with zod when the tutor is built, so a broken data file fails loudly in tests and at cold start
+ * instead of in front of a learner.
+ */
+import { z } from 'zod';
+import { INIT_MARKER, LOCALES, type Locale } from '../../contract/languages';
+import { IMAGE_PROMPT_MAX_CHARS } from '../../contract/limits';
+
+const TOPIC_ID = /^[a-z][a-z0-9-]*$/;
+
+/** Spoken text: no markdown (it is read aloud), never the init marker, no template holes left. */
+const spokenText = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .min(min)
+    .max(max)
+    .refine((text) => !/[*#|`_[\]<>{}]/.test(text), 'spoken text must not contain markdown or braces')
+    .refine((text) => !text.includes(INIT_MARKER), `must not contain ${INIT_MARKER}`);
+
+/** A text with the named `{placeholders}`, each exactly once, and otherwise spoken text. */
+const template = (placeholders: readonly string[], min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .min(min)
+    .max(max)
+    .refine(
+      (text) => placeholders.every((name) => text.split(`{${name}}`).length === 2),
+      `must contain ${placeholders.map((name) => `{${name}}`).join(' and ')} exactly once`,
+    )
+    .refine(
+      (text) =>
+        !/[*#|`_[\]<>]/.test(text.replace(/\{[a-z]+\}/g, '')) &&
+        !/[{}]/.test(text.replace(/\{[a-z]+\}/g, '')),
+      'must not contain markdown or unknown placeholders',
+    )
+    .refine((text) => !text.includes(INIT_MARKER), `must not contain ${INIT_MARKER}`);
+
+const phrase = z.string().trim().min(1).max(60);
+
+export const topicIndexSchema = z
+  .object({
+    topics: z
+      .array(
+        z.strictObject({
+          id: z.string().regex(TOPIC_ID),
+          /** 1..3: breaks ties between equally good matches; 3-topics are suggested to a lost learner. */
+          priority: z.number().int().min(1).max(3),
+          /** The topic offered next after the learner has heard everything about this one. */
+          next: z.string().regex(TOPIC_ID),
+          /** Always English: the offline sketcher and the image models read it. */
+          imagePrompt: z
+            .string()
+            .trim()
+            .min(10)
+            .max(IMAGE_PROMPT_MAX_CHARS)
+            .regex(/^[\x20-\x7e]+$/, 'image prompts are plain English ASCII')
+            .optional(),
+        }),
+      )
+      .min(30),
+  })
+  .superRefine((index, context) => {
+    const ids = index.topics.map((topic) => topic.id);
+    ids.forEach((id, position) => {
+      if (ids.indexOf(id) !== position)
+        context.addIssue({ code: 'custom', path: ['topics', position, 'id'], message: `duplicate id ${id}` });
+    });
+    index.topics.forEach((topic, position) => {
+      if (!ids.includes(topic.next) || topic.next === topic.id)
+        context.addIssue({
+          code: 'custom',
+          path: ['topics', position, 'next'],
+          message: `next must name another topic, got ${topic.next}`,
+        });
+    });
+  });
+
+export type TopicIndex = z.output<typeof topicIndexSchema>;
+
+const localizedTopicSchema = z.strictObject({
+  /** How the topic is named inside a sentence ("the Sun", "black holes"), used in suggestions. */
+  name: z.string().trim().min(1).max(40),
+  /** The learner's words for the topic, everyday words included; folded before matching. */
+  keywords: z.array(z.string().trim().min(1).max(40)).min(2),
+  /** Vague words ("planet", "space") that count only when no topic's own keywords matched. */
+  broadKeywords: z.array(z.string().trim().min(1).max(40)).default([]),
+  /** 2–3 short spoken sentences. */
+  explanation: spokenText(20, 420),
+  /** What Astro adds when the learner asks for more. */
+  more: spokenText(20, 420),
+  /** Checks understanding; ends the explanation reply. */
+  question: spokenText(5, 160),
+});
+
+export const localeKnowledgeSchema = z.strictObject({
+  locale: z.enum(LOCALES),
+  /** `words`: tokens split on word boundaries; `characters`: substring matching (Chinese, Japanese). */
+  matching: z.strictObject({
+    mode: z.enum(['words', 'characters']),
+    /** Clitics glued to the front of a word (Arabic al-, wa-, bi-; Hebrew ha-, be-, le-…). */
+    prefixes: z.array(z.string().min(1).max(4)),
+    /** Inflection endings accepted after a keyword's last word (plural -s, German -en…). */
+    suffixes: z.array(z.string().min(1).max(4)),
+  }),
+  /** How suggested topics are listed: "a, b or c". */
+  list: z.strictObject({ separator: z.string().min(1).max(5), last: z.string().min(1).max(8) }),
+  /** Astro introduces itself by name and asks what the learner wants to explore. */
+  greeting: spokenText(20, 400).refine(
+    (text) =>
+      text.includes('Astro') ||
+      text.includes('أسترو') ||
+      text.includes('אסטרו') ||
+      text.includes('阿斯特罗') ||
+      text.includes('アストロ'),
+    'the greeting names Astro',
+  ),
+  /** Said when nothing matched; `{topics}` becomes a few suggested topic names. */
+  notUnderstood: template(['topics'], 20, 400),
+  /** The "more" reply: `{more}` is the topic's more text, `{next}` the name of the topic offered next. */
+  continuation: template(['more', 'next'], 10, 400),
+  /** Phrases meaning "tell me more", "yes", "continue", "go on". */
+  moreWords: z.array(phrase).min(4),
+  topics: z.record(z.string().regex(TOPIC_ID), localizedTopicSchema),
+});
+
+export type LocaleKnowledge = z.output<typeof localeKnowledgeSchema>;
+export type LocalizedTopic = z.output<typeof localizedTopicSchema>;
+
+/**
+ * Parses every data file and checks they agree: each locale file is for its locale and covers exactly the
+ * topics of the index. Throws an Error naming the file and field on the first problem found.
+ */
+export function parseKnowledge(
+  rawIndex: unknown,
+  rawLocales: Readonly<Record<Locale, unknown>>,
+): { index: TopicIndex; locales: Readonly<Record<Locale, LocaleKnowledge>> } {
+  const index = parseFile('topics.json', topicIndexSchema, rawIndex);
+  const ids = index.topics.map((topic) => topic.id);
+  const locales = {} as Record<Locale, LocaleKnowledge>;
+  for (const locale of LOCALES) {
+    const file = `${locale}.json`;
+    const knowledge = parseFile(file, localeKnowledgeSchema, rawLocales[locale]);
+    if (knowledge.locale !== locale) throw new Error(`${file}: locale is ${knowledge.locale}`);
+    const missing = ids.filter((id) => !(id in knowledge.topics));
+    const unknown = Object.keys(knowledge.topics).filter((id) => !ids.includes(id));
+    if (missing.length > 0) throw new Error(`${file}: missing topics ${missing.join(', ')}`);
+    if (unknown.length > 0) throw new Error(`${file}: unknown topics ${unknown.join(', ')}`);
+    locales[locale] = knowledge;
+  }
+  return { index, locales };
+}
+
+function parseFile<S extends z.ZodType>(file: string, schema: S, raw: unknown): z.output<S> {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map(
+    (issue) => `${issue.path.map(String).join('.')}: ${issue.message}`,
+  );
+  throw new Error(`${file}: ${problems.slice(0, 5).join('; ')}`);
+}

@@ -1,0 +1,225 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { INIT_MARKER, LOCALES, initMessage, type Locale } from '../../../lambdas/contract/languages';
+import type { ChatTurn } from '../../../lambdas/contract/schemas';
+import { loadKnowledge } from '../../../lambdas/tutor/offline/knowledge';
+import { createOfflineTutor } from '../../../lambdas/tutor/offline/offline-tutor';
+import type { TutorReply } from '../../../lambdas/tutor/tutor';
+
+const tutor = createOfflineTutor();
+const knowledge = loadKnowledge();
+const topicIds = knowledge.index.topics.map((topic) => topic.id);
+
+/** How a learner might ask "what is X?" in each language; `{kw}` is replaced by a keyword. */
+const QUESTION_FRAMES: Record<Locale, string> = {
+  'en-US': 'What is {kw}?',
+  'es-ES': '¿Qué es {kw}?',
+  'pt-BR': 'O que é {kw}?',
+  'fr-FR': "C'est quoi {kw} ?",
+  'de-DE': 'Was ist {kw}?',
+  'it-IT': "Che cos'è {kw}?",
+  'ar-SA': 'ما هو {kw}؟',
+  'zh-CN': '{kw}是什么？',
+  'ja-JP': '{kw}って何ですか？',
+  'he-IL': 'מה זה {kw}?',
+};
+
+function ask(language: Locale, userMessage: string, history: readonly ChatTurn[] = []): Promise<TutorReply> {
+  return tutor.reply({ userMessage, language, history });
+}
+
+function textOf(language: Locale, id: string) {
+  const text = knowledge.locales[language].topics[id];
+  if (!text) throw new Error(`no ${id} in ${language}`);
+  return text;
+}
+
+function imagePromptOf(id: string): string | undefined {
+  return knowledge.index.topics.find((topic) => topic.id === id)?.imagePrompt;
+}
+
+/** Which topic a reply explains, read back from the data (undefined if none). */
+function topicExplained(language: Locale, reply: TutorReply): string | undefined {
+  return topicIds.find((id) => reply.response.startsWith(textOf(language, id).explanation));
+}
+
+function joined(language: Locale, ...parts: string[]): string {
+  return parts.join(language === 'zh-CN' || language === 'ja-JP' ? '' : ' ');
+}
+
+describe('the offline tutor', () => {
+  it('names itself as the offline provider', () => {
+    expect(tutor.provider).toBe('offline');
+  });
+
+  describe.each(LOCALES)('in %s', (language) => {
+    it.each(topicIds)(
+      'answers a question on %s with that topic’s explanation, question and picture',
+      async (id) => {
+        const text = textOf(language, id);
+        const [primary] = text.keywords;
+        const reply = await ask(language, QUESTION_FRAMES[language].replace('{kw}', primary ?? ''));
+        expect(reply.response).toBe(joined(language, text.explanation, text.question));
+        expect(reply.imagePrompt).toBe(imagePromptOf(id));
+      },
+    );
+
+    it('answers every keyword of every topic with a topic that owns that keyword', async () => {
+      const topics = knowledge.locales[language].topics;
+      for (const id of topicIds) {
+        for (const keyword of textOf(language, id).keywords) {
+          const reply = await ask(language, QUESTION_FRAMES[language].replace('{kw}', keyword));
+          const answered = topicExplained(language, reply);
+          const owners = topicIds.filter((owner) => topics[owner]?.keywords.includes(keyword));
+          expect({ keyword, answered }).toEqual({ keyword, answered: expect.toBeOneOf(owners) });
+        }
+      }
+    });
+
+    it('greets the learner by name when the conversation starts, without echoing the marker', async () => {
+      const reply = await ask(language, initMessage(language));
+      expect(reply.response).toBe(knowledge.locales[language].greeting);
+      expect(reply.response).not.toContain(INIT_MARKER);
+      expect(reply.imagePrompt).toBeUndefined();
+    });
+
+    it('tells more about the last topic when asked to continue, then moves on to the offered topic', async () => {
+      const saturn = textOf(language, 'saturn');
+      const first = await ask(language, saturn.keywords[0] ?? '');
+      const history: ChatTurn[] = [
+        { role: 'assistant', content: knowledge.locales[language].greeting },
+        { role: 'user', content: saturn.keywords[0] ?? '' },
+        { role: 'assistant', content: first.response },
+      ];
+      const moreWord = knowledge.locales[language].moreWords[0] ?? '';
+
+      const more = await ask(language, moreWord, history);
+      expect(more.response).toContain(saturn.more);
+      expect(more.response).toContain(textOf(language, 'uranus').name);
+      expect(more.imagePrompt).toBeUndefined();
+
+      const next = await ask(language, moreWord, [
+        ...history,
+        { role: 'user', content: moreWord },
+        { role: 'assistant', content: more.response },
+      ]);
+      expect(topicExplained(language, next)).toBe('uranus');
+    });
+
+    it('suggests a few topics when it does not understand', async () => {
+      const reply = await ask(language, 'xqzv blorp 12345');
+      const suggested = topicIds.filter((id) => reply.response.includes(textOf(language, id).name));
+      expect(topicExplained(language, reply)).toBeUndefined();
+      expect(suggested.length).toBeGreaterThanOrEqual(3);
+      expect(reply.imagePrompt).toBeUndefined();
+    });
+  });
+
+  it.each([
+    ['en-US', "What are Saturn's rings made of?", 'saturn'],
+    ['en-US', 'Why does the Moon change shape?', 'moon-phases'],
+    ['en-US', 'How do astronauts live in space?', 'iss'],
+    ['en-US', 'Tell me about planet Mars', 'mars'],
+    ['en-US', 'How is a star born?', 'star-life-cycle'],
+    ['en-US', 'What happens if you fall into a black hole?', 'black-holes'],
+    ['en-US', 'What is a planet?', 'solar-system'],
+    ['fr-FR', 'Quels sont les anneaux de Saturne ?', 'saturn'],
+    ['fr-FR', 'Pourquoi la Lune change de forme ?', 'moon-phases'],
+    ['fr-FR', "C'est quoi une étoile filante ?", 'meteors'],
+    ['es-ES', '¿Por qué brillan las estrellas?', 'stars'],
+    ['es-ES', '¿Cómo es la superficie de Marte?', 'mars'],
+    ['pt-BR', 'Quantos planetas tem o sistema solar?', 'solar-system'],
+    ['de-DE', 'Was ist ein Schwarzes Loch?', 'black-holes'],
+    ['de-DE', 'Warum gibt es Jahreszeiten?', 'seasons'],
+    ['it-IT', 'Perché la Luna cambia forma?', 'moon-phases'],
+    ['it-IT', "Com'è fatto Saturno?", 'saturn'],
+    ['ar-SA', 'ما هي حلقات زحل؟', 'saturn'],
+    ['ar-SA', 'لماذا يتغير شكل القمر؟', 'moon-phases'],
+    ['zh-CN', '土星的光环是什么做的？', 'saturn'],
+    ['zh-CN', '黑洞是怎么形成的？', 'black-holes'],
+    ['ja-JP', '土星の環は何でできていますか', 'saturn'],
+    ['ja-JP', 'ブラックホールってなに？', 'black-holes'],
+    ['he-IL', 'ממה עשויות הטבעות של שבתאי?', 'saturn'],
+    ['he-IL', 'מה זה חור שחור?', 'black-holes'],
+  ] as const)('in %s, answers “%s” about %s', async (language, question, id) => {
+    expect(topicExplained(language, await ask(language, question))).toBe(id);
+  });
+
+  it('answers a French question about Saturn in French, with a picture of Saturn', async () => {
+    const reply = await ask('fr-FR', 'Parle-moi de Saturne et de ses anneaux');
+    expect(reply.response).toContain('Saturne est la sixième planète');
+    expect(reply.imagePrompt).toMatch(/Saturn/);
+  });
+
+  it.each([
+    ['fr-FR', "QU'EST-CE QU'UNE NEBULEUSE", 'nebulae'],
+    ['es-ES', 'HABLAME DE LA VIA LACTEA', 'milky-way'],
+    ['de-DE', 'wie groß ist die milchstrasse', 'milky-way'],
+    ['pt-BR', 'o que e um buraco negro', 'black-holes'],
+    ['ar-SA', 'حدثني عن الشَّمْسِ', 'sun'],
+    ['ar-SA', 'ما هي الجاذبيه', 'gravity'],
+    ['he-IL', 'ספרו לי על הַיָּרֵחַ', 'moon'],
+    ['ja-JP', 'ＢＩＧ　ＢＡＮＧ', 'big-bang'],
+  ] as const)('in %s, folds case and accents: “%s” is about %s', async (language, question, id) => {
+    expect(topicExplained(language, await ask(language, question))).toBe(id);
+  });
+
+  it('understands English space words in another language and answers in that language', async () => {
+    expect(topicExplained('de-DE', await ask('de-DE', 'Was ist ein black hole?'))).toBe('black-holes');
+    expect(topicExplained('zh-CN', await ask('zh-CN', 'Mars是什么？'))).toBe('mars');
+  });
+
+  it('does not mistake short words of another language for English keywords', async () => {
+    const reply = await ask('de-DE', 'Was ist die Antwort?');
+    expect(topicExplained('de-DE', reply)).toBeUndefined();
+  });
+
+  it('reads the last topic from the learner’s words when another tutor wrote the earlier replies', async () => {
+    const history: ChatTurn[] = [
+      { role: 'user', content: 'Tell me about comets' },
+      { role: 'assistant', content: 'Comets are icy visitors from the outer solar system!' },
+    ];
+    const reply = await ask('en-US', 'tell me more', history);
+    expect(reply.response).toContain(textOf('en-US', 'comets').more);
+  });
+
+  it('answers “more” about a topic never discussed as a first explanation of it', async () => {
+    const reply = await ask('en-US', 'tell me more about black holes');
+    expect(topicExplained('en-US', reply)).toBe('black-holes');
+  });
+
+  it('does not read the Hebrew "therefore" (לכן) as "yes" (כן)', async () => {
+    const moon = await ask('he-IL', 'ירח');
+    const history: ChatTurn[] = [
+      { role: 'user', content: 'ירח' },
+      { role: 'assistant', content: moon.response },
+    ];
+    const reply = await ask('he-IL', 'לכן אני שואל', history);
+    expect(reply.response).not.toContain(textOf('he-IL', 'moon').more);
+  });
+
+  it('gives the same reply to the same request, never the init marker, and never an empty reply', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...LOCALES),
+        fc.string({ minLength: 1, maxLength: 200 }),
+        async (language, message) => {
+          const first = await ask(language, message);
+          const second = await ask(language, message);
+          expect(second).toEqual(first);
+          expect(first.response.length).toBeGreaterThan(0);
+          expect(first.response).not.toContain(INIT_MARKER);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('stops before answering when the request was already cancelled', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(
+      tutor.reply({ userMessage: 'Saturn', language: 'en-US', history: [] }, controller.signal),
+    ).rejects.toThrow();
+  });
+});
