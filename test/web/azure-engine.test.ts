@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   AzureSpeechEngine,
@@ -31,7 +32,7 @@ function fakeSdk() {
     calls: string[] = [];
     constructor(
       readonly config: (typeof configs)[number],
-      readonly audio: { stream: MediaStream },
+      readonly audio: { stream: MediaStream; properties: Record<string, string> },
     ) {
       this.authorizationToken = config.token;
       recognizers.push(this);
@@ -78,7 +79,16 @@ function fakeSdk() {
         return config;
       },
     },
-    AudioConfig: { fromStreamInput: (stream: MediaStream) => ({ stream }) },
+    AudioConfig: {
+      fromStreamInput: (stream: MediaStream) => {
+        const properties: Record<string, string> = {};
+        return {
+          stream,
+          properties,
+          setProperty: (name: string, value: string) => (properties[name] = value),
+        };
+      },
+    },
     SpeechRecognizer: FakeRecognizer,
     SpeechSynthesizer: FakeSynthesizer,
     ResultReason,
@@ -156,6 +166,8 @@ describe('the Azure speech engine', () => {
       speechRecognitionLanguage: 'es-ES',
     });
     expect(recognizer?.calls).toEqual(['start']);
+    // The SDK's own worklet file, same-origin, so a strict CSP does not block the microphone pipeline.
+    expect(recognizer?.audio.properties['MICROPHONE-WorkletSourceUrl']).toMatch(/speech-processor.*\.js$/);
     recognizer?.recognizing?.(null, { result: { text: 'qué es' } });
     recognizer?.recognized?.(null, { result: { text: ' ¿Qué es un cometa? ', reason: 3 } });
     recognizer?.recognized?.(null, { result: { text: '', reason: 0 } });

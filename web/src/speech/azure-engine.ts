@@ -1,4 +1,5 @@
 import type * as SpeechSdkModule from 'microsoft-cognitiveservices-speech-sdk';
+import speechProcessorUrl from 'microsoft-cognitiveservices-speech-sdk/distrib/browser/speech-processor.js?url&no-inline';
 import type { SpeechTokenResponse } from '../../../lambdas/contract/schemas';
 import { languageOf, type Locale } from '../../../lambdas/contract/languages';
 import { logError } from '../app/log';
@@ -22,6 +23,8 @@ export interface AzureEngineOptions {
 const REFRESH_MARGIN_MS = 60_000;
 const MAX_TOKEN_AGE_MS = 9 * 60_000;
 const RETRY_DELAY_MS = 30_000;
+/** MicAudioSource's property for the audio worklet's script URL (SDK common.browser/MicAudioSource). */
+const WORKLET_URL_PROPERTY = 'MICROPHONE-WorkletSourceUrl';
 
 export const loadSpeechSdk = (): Promise<SpeechSdk> => import('microsoft-cognitiveservices-speech-sdk');
 
@@ -73,7 +76,11 @@ export class AzureSpeechEngine implements SpeechEngine {
       return;
     }
     this.microphone = microphone;
-    const recognizer = new sdk.SpeechRecognizer(config, sdk.AudioConfig.fromStreamInput(microphone));
+    const audio = sdk.AudioConfig.fromStreamInput(microphone);
+    // The SDK would load its audio worklet from a blob: URL, which the site's CSP (script-src 'self')
+    // refuses; its own worklet file, served as a same-origin asset, is allowed.
+    audio.setProperty(WORKLET_URL_PROPERTY, new URL(speechProcessorUrl, window.location.href).href);
+    const recognizer = new sdk.SpeechRecognizer(config, audio);
     recognizer.recognizing = (_sender, event) => handlers.onInterim(event.result.text);
     recognizer.recognized = (_sender, event) => {
       if (event.result.reason === sdk.ResultReason.RecognizedSpeech && event.result.text.trim() !== '') {
