@@ -1,10 +1,10 @@
+// @vitest-environment jsdom
+// jsdom's DOMParser checks the SVG as strict XML, the way a browser loads an image/svg+xml file.
 import fc from 'fast-check';
-import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
 import { createOfflineSketcher, sketch, subjectOf } from '../../../lambdas/images/offline-sketch';
 import { loadKnowledge } from '../../../lambdas/tutor/offline/knowledge';
 
-const { DOMParser } = new JSDOM('').window;
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /** Parses as strict XML; throws if the document is not well formed. */
