@@ -108,6 +108,7 @@ export class AstroStack extends Stack {
       accessLogs: accessLogs.bucket,
       speechRegion: config.speechRegion,
       logRetention,
+      priceClass: config.priceClass,
       webAclArn: this.firewall?.webAcl.attrArn,
       customDomain:
         config.domainName && config.certificateArn

@@ -106,6 +106,13 @@ export const astroContextSchema = z
         'an ACM certificate ARN in us-east-1 (CloudFront requires that region)',
       )
       .optional(),
+    /** CloudFront edge locations: All serves learners everywhere from nearby; 100/200 cost less per GB. */
+    priceClass: z
+      .preprocess(
+        (value) => (typeof value === 'number' ? String(value) : value),
+        z.enum(['100', '200', 'All']),
+      )
+      .default('All'),
     imageExpirationDays: count(1, 3650).default(30),
     logRetentionDays: z
       .preprocess(fromCommandLine, z.number())

@@ -48,7 +48,14 @@ export interface WebHostingProps {
   readonly webAclArn?: string;
   readonly customDomain?: { readonly domainName: string; readonly certificateArn: string };
   readonly logRetention: RetentionDays;
+  readonly priceClass: keyof typeof PRICE_CLASSES;
 }
+
+const PRICE_CLASSES = {
+  '100': PriceClass.PRICE_CLASS_100,
+  '200': PriceClass.PRICE_CLASS_200,
+  All: PriceClass.PRICE_CLASS_ALL,
+} as const;
 
 /**
  * The learner-facing site: one CloudFront distribution in front of the private web bucket (`/*`), the
@@ -111,7 +118,7 @@ export class WebHosting extends Construct {
       comment: 'Astro',
       defaultRootObject: 'index.html',
       httpVersion: HttpVersion.HTTP2_AND_3,
-      priceClass: PriceClass.PRICE_CLASS_100,
+      priceClass: PRICE_CLASSES[props.priceClass],
       enableLogging: true,
       logBucket: props.accessLogs,
       logFilePrefix: 'cloudfront/',

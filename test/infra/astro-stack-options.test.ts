@@ -24,6 +24,7 @@ beforeAll(() => {
       reservedConcurrency: 'false',
       throttle: '{"rateLimit":50,"chat":{"rateLimit":8,"burstLimit":16}}',
       imageExpirationDays: 7,
+      priceClass: 100,
       logRetentionDays: 90,
       domainName: 'astro.example.org',
       certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d-4e5f-6789-abcd-ef0123456789',
@@ -55,6 +56,7 @@ describe('a stack with every option changed', () => {
       SslSupportMethod: 'sni-only',
     });
     expect(astro.template.toJSON().Outputs.SiteUrl.Value).toBe('https://astro.example.org');
+    expect(distribution().PriceClass).toBe('PriceClass_100');
   });
 
   it('allows the configured speech region’s hosts in the Content-Security-Policy', () => {
