@@ -1,0 +1,205 @@
+import { describe, expect, it } from 'vitest';
+import { INIT_MARKER, LOCALES, languageOf, type Locale } from '../../../lambdas/contract/languages';
+import { IMAGE_PROMPT_MAX_CHARS } from '../../../lambdas/contract/limits';
+import { RAW_LOCALE_FILES, RAW_TOPIC_INDEX, loadKnowledge } from '../../../lambdas/tutor/offline/knowledge';
+import { parseKnowledge } from '../../../lambdas/tutor/offline/knowledge-schema';
+import { compilePattern } from '../../../lambdas/tutor/offline/matcher';
+
+const knowledge = loadKnowledge();
+const ids = knowledge.index.topics.map((topic) => topic.id);
+
+/** Sentence ends: Latin, Arabic and Hebrew punctuation followed by a space or the end; CJK full stops. */
+const sentences = (text: string) => (text.match(/[.!?؟](\s|$)|[。！？]/g) ?? []).length;
+
+/** A copy of the raw data files to break on purpose. */
+function rawCopy() {
+  const clone = <T>(value: T): T => structuredClone(value);
+  return { index: clone(RAW_TOPIC_INDEX), locales: clone(RAW_LOCALE_FILES) } as {
+    index: { topics: Record<string, unknown>[] };
+    locales: Record<Locale, { topics: Record<string, Record<string, unknown>>; [key: string]: unknown }>;
+  };
+}
+
+const SCRIPTS: Partial<Record<Locale, RegExp>> = {
+  'ar-SA': /\p{Script=Arabic}/u,
+  'he-IL': /\p{Script=Hebrew}/u,
+  'zh-CN': /\p{Script=Han}/u,
+  'ja-JP': /[\p{Script=Hiragana}\p{Script=Katakana}]/u,
+};
+
+describe('the offline knowledge base', () => {
+  it('covers at least 30 topics, including every topic the product promises', () => {
+    expect(ids.length).toBeGreaterThanOrEqual(30);
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        'sun',
+        'moon',
+        'moon-phases',
+        'mercury',
+        'venus',
+        'earth',
+        'mars',
+        'jupiter',
+        'saturn',
+        'uranus',
+        'neptune',
+        'dwarf-planets',
+        'asteroids',
+        'comets',
+        'meteors',
+        'stars',
+        'star-life-cycle',
+        'black-holes',
+        'nebulae',
+        'galaxies',
+        'milky-way',
+        'big-bang',
+        'light-years',
+        'eclipses',
+        'seasons',
+        'tides',
+        'constellations',
+        'exoplanets',
+        'telescopes',
+        'space-exploration',
+        'iss',
+        'gravity',
+        'orbits',
+        'solar-system',
+      ]),
+    );
+  });
+
+  it('gives most topics an English, plain-ASCII image prompt within the contract’s limit', () => {
+    const prompts = knowledge.index.topics.flatMap((topic) => (topic.imagePrompt ? [topic.imagePrompt] : []));
+    expect(prompts.length).toBeGreaterThanOrEqual(30);
+    for (const prompt of prompts) {
+      expect(prompt).toMatch(/^[\x20-\x7e]+$/);
+      expect(prompt.length).toBeLessThanOrEqual(IMAGE_PROMPT_MAX_CHARS);
+    }
+  });
+
+  describe.each(LOCALES)('in %s', (locale) => {
+    const data = knowledge.locales[locale];
+
+    it('has exactly the topics of the index', () => {
+      expect(Object.keys(data.topics).sort()).toEqual([...ids].sort());
+    });
+
+    it('explains each topic in 2 to 4 spoken sentences with one question, and has more to tell', () => {
+      for (const id of ids) {
+        const topic = data.topics[id];
+        expect({ id, sentences: sentences(topic?.explanation ?? '') }).toEqual({
+          id,
+          sentences: expect.toBeOneOf([2, 3]),
+        });
+        expect({ id, reply: sentences(`${topic?.explanation ?? ''} ${topic?.question ?? ''}`) }).toEqual({
+          id,
+          reply: expect.toBeOneOf([3, 4]),
+        });
+        expect(topic?.question).toMatch(/[?？؟]$/u);
+        expect(sentences(topic?.more ?? '')).toBeGreaterThanOrEqual(1);
+      }
+    });
+
+    it('keeps every text non-empty, free of markdown and of the init marker, and in its own script', () => {
+      const texts = [
+        data.greeting,
+        data.notUnderstood,
+        data.continuation,
+        ...Object.values(data.topics).flatMap((topic) => [
+          topic.name,
+          topic.explanation,
+          topic.more,
+          topic.question,
+        ]),
+      ];
+      for (const text of texts) {
+        expect(text.trim().length).toBeGreaterThan(0);
+        expect(text).not.toMatch(/[*#|`_]/);
+        expect(text).not.toContain(INIT_MARKER);
+      }
+      const script = SCRIPTS[locale];
+      if (script) for (const topic of Object.values(data.topics)) expect(topic.explanation).toMatch(script);
+      if (locale !== 'en-US') {
+        for (const id of ids)
+          expect(data.topics[id]?.explanation).not.toBe(knowledge.locales['en-US'].topics[id]?.explanation);
+      }
+    });
+
+    it('has keywords that still mean something once folded', () => {
+      for (const topic of Object.values(data.topics)) {
+        for (const keyword of [...topic.keywords, ...topic.broadKeywords]) {
+          const pattern = compilePattern(keyword, data.matching);
+          const length = data.matching.mode === 'words' ? pattern.words.length : pattern.text.length;
+          expect({ keyword, matchable: length > 0 }).toEqual({ keyword, matchable: true });
+        }
+      }
+    });
+
+    it('greets by the name Astro and asks what to explore', () => {
+      expect(data.greeting).toMatch(/Astro|أسترو|אסטרו|アストロ/);
+      expect(data.greeting).toMatch(/[?？؟]$/u);
+    });
+
+    it('is written for a language whose direction the app knows', () => {
+      expect(languageOf(locale).dir).toBe(locale === 'ar-SA' || locale === 'he-IL' ? 'rtl' : 'ltr');
+    });
+  });
+
+  describe('refuses a broken data file loudly, naming the file', () => {
+    it('when a locale misses a topic', () => {
+      const raw = rawCopy();
+      delete raw.locales['fr-FR'].topics.saturn;
+      expect(() => parseKnowledge(raw.index, raw.locales)).toThrow(/fr-FR\.json: missing topics saturn/);
+    });
+
+    it('when a text is empty', () => {
+      const raw = rawCopy();
+      const topic = raw.locales['ja-JP'].topics.comets;
+      if (topic) topic.explanation = '   ';
+      expect(() => parseKnowledge(raw.index, raw.locales)).toThrow(
+        /ja-JP\.json: topics\.comets\.explanation/,
+      );
+    });
+
+    it('when a spoken text carries markdown', () => {
+      const raw = rawCopy();
+      const topic = raw.locales['de-DE'].topics.mars;
+      if (topic) topic.question = '**Warum** ist der Mars rot?';
+      expect(() => parseKnowledge(raw.index, raw.locales)).toThrow(/de-DE\.json: topics\.mars\.question/);
+    });
+
+    it('when a text would speak the init marker', () => {
+      const raw = rawCopy();
+      raw.locales['he-IL'].greeting = `${INIT_MARKER} שלום, אני אסטרו. מה תרצו לחקור?`;
+      expect(() => parseKnowledge(raw.index, raw.locales)).toThrow(/he-IL\.json: greeting/);
+    });
+
+    it('when a template loses its placeholder', () => {
+      const raw = rawCopy();
+      raw.locales['es-ES'].notUnderstood = 'No te he entendido, pregúntame otra cosa.';
+      expect(() => parseKnowledge(raw.index, raw.locales)).toThrow(/es-ES\.json: notUnderstood/);
+    });
+
+    it('when an image prompt is not plain English text', () => {
+      const raw = rawCopy();
+      const saturn = raw.index.topics.find((topic) => topic.id === 'saturn');
+      if (saturn) saturn.imagePrompt = 'Saturne et ses anneaux, <b>dessin</b> très joli';
+      expect(() => parseKnowledge(raw.index, raw.locales)).toThrow(/topics\.json/);
+    });
+
+    it('when a topic points to a next topic that does not exist', () => {
+      const raw = rawCopy();
+      const sun = raw.index.topics.find((topic) => topic.id === 'sun');
+      if (sun) sun.next = 'unicorns';
+      expect(() => parseKnowledge(raw.index, raw.locales)).toThrow(/topics\.json: .*next/);
+    });
+
+    it('when a locale file is for another locale', () => {
+      const raw = rawCopy();
+      raw.locales['it-IT'] = { ...raw.locales['es-ES'] };
+      expect(() => parseKnowledge(raw.index, raw.locales)).toThrow(/it-IT\.json: locale is es-ES/);
+    });
+  });
+});
