@@ -4,10 +4,11 @@
  */
 
 /**
- * The hosts the Azure Speech JS SDK opens for a region (checked against the SDK's connection factories):
- * recognition `wss://<region>.stt.speech<suffix>`, synthesis `wss://<region>.tts.speech<suffix>`, and the
- * REST synthesis/voices endpoint `https://<region>.tts.speech<suffix>`. The token itself is fetched by the
- * speechToken function, so the browser never talks to `<region>.api.cognitive.microsoft.com`.
+ * The hosts the Azure Speech JS SDK opens for a region (read from the SDK's SpeechConnectionFactory,
+ * SpeechSynthesisConnectionFactory and SynthesisRestAdapter): recognition `wss://<region>.stt.speech…`,
+ * synthesis `wss://<region>.tts.speech…`, and the same service's REST endpoint `https://<region>.tts.speech…`
+ * (voice list, REST synthesis). The token is fetched by the speechToken function, so the browser never
+ * talks to `<region>.api.cognitive.microsoft.com`.
  */
 export function speechHosts(region: string): readonly string[] {
   if (!/^[a-z0-9]+$/.test(region)) throw new Error(`Not an Azure region name: ${region}`);
@@ -26,18 +27,18 @@ export function speechHosts(region: string): readonly string[] {
 
 /**
  * The app's Content-Security-Policy. Each source beyond 'self' is there for one reason:
- * - script-src blob: the speech SDK loads its AudioWorklet microphone processor from a Blob URL
- *   (PCMRecorder); without it the SDK falls back to the deprecated main-thread ScriptProcessorNode.
- * - media-src blob: data: synthesized speech plays from a Blob URL; the iPhone audio unlock plays a data: clip.
- * - img-src data: small images Vite inlines as data: URLs.
- * - connect-src: the speech hosts of the configured region (the API is same-origin).
+ * - media-src blob: data: synthesized speech plays from a Blob URL; the iPhone audio unlock plays a
+ *   data: clip (web/src/speech/audio-player.ts).
+ * - connect-src: the configured region's speech hosts (the API is same-origin).
+ * script-src stays 'self': the web app points the SDK at its own copy of the audio worklet instead of the
+ * blob: URL the SDK would otherwise create (web/src/speech/azure-engine.ts).
  */
 export function contentSecurityPolicy(speechRegion: string): string {
   return [
     "default-src 'self'",
-    "script-src 'self' blob:",
+    "script-src 'self'",
     "style-src 'self'",
-    "img-src 'self' data:",
+    "img-src 'self'",
     "media-src 'self' blob: data:",
     `connect-src 'self' ${speechHosts(speechRegion).join(' ')}`,
     "font-src 'self'",

@@ -194,7 +194,8 @@ export class WebHosting extends Construct {
     });
     // index.html and the other unhashed files: revalidated on every load, then the CDN cache is invalidated.
     const pages = new BucketDeployment(this, 'DeployPages', {
-      sources: [Source.asset(props.webRoot, { exclude: ['assets', 'assets/**'] })],
+      // .vite/ holds the build manifest, which only the build needs.
+      sources: [Source.asset(props.webRoot, { exclude: ['assets', 'assets/**', '.vite', '.vite/**'] })],
       destinationBucket: this.bucket,
       exclude: ['assets/*'],
       cacheControl: [CacheControl.noCache()],

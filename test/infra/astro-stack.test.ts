@@ -188,9 +188,9 @@ describe('CloudFront', () => {
         'wss://eastus.tts.speech.microsoft.com',
         'https://eastus.tts.speech.microsoft.com',
       ]);
-      expect(directives.get('script-src')).toEqual(["'self'", 'blob:']);
+      expect(directives.get('script-src')).toEqual(["'self'"]);
       expect(directives.get('media-src')).toEqual(["'self'", 'blob:', 'data:']);
-      expect(directives.get('img-src')).toEqual(["'self'", 'data:']);
+      expect(directives.get('img-src')).toEqual(["'self'"]);
       expect(directives.get('style-src')).toEqual(["'self'"]);
       expect(directives.get('object-src')).toEqual(["'none'"]);
       expect(directives.get('base-uri')).toEqual(["'none'"]);
@@ -305,16 +305,27 @@ describe('web deployment', () => {
   const deployments = () =>
     ofType('Custom::CDKBucketDeployment').map(([, deployment]) => deployment.Properties);
 
+  const uploaded = (deployment: Props | undefined) => {
+    const [key] = deployment?.SourceObjectKeys as string[];
+    return readdirSync(join(astro.outdir, `asset.${(key as string).replace(/\.zip$/, '')}`), {
+      recursive: true,
+    })
+      .map(String)
+      .sort();
+  };
+
   it('uploads hashed assets with a year-long immutable cache and keeps older ones', () => {
     const assets = deployments().find((item) => item.DestinationBucketKeyPrefix === 'assets/');
+    expect(uploaded(assets)).toEqual(['app-1a2b3c.js']);
     expect(assets).toMatchObject({
       SystemMetadata: { 'cache-control': 'public, max-age=31536000, immutable' },
       Prune: false,
     });
   });
 
-  it('uploads index.html with no-cache, leaves assets/ alone and invalidates the CDN', () => {
+  it('uploads index.html and the other unhashed files with no-cache, never the build manifest, and invalidates the CDN', () => {
     const pages = deployments().find((item) => item.DestinationBucketKeyPrefix === undefined);
+    expect(uploaded(pages)).toEqual(['favicon.svg', 'index.html']);
     expect(pages).toMatchObject({
       SystemMetadata: { 'cache-control': 'no-cache' },
       Exclude: ['assets/*'],

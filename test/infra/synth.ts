@@ -18,6 +18,9 @@ export interface Synthesized {
 function fakeWebBuild(): string {
   const root = mkdtempSync(join(tmpdir(), 'astro-web-'));
   mkdirSync(join(root, 'assets'));
+  mkdirSync(join(root, '.vite'));
+  writeFileSync(join(root, '.vite', 'manifest.json'), '{}');
+  writeFileSync(join(root, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   writeFileSync(
     join(root, 'index.html'),
     '<!doctype html><script type="module" src="/assets/app-1a2b3c.js"></script>',
