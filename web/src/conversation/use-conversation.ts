@@ -10,7 +10,10 @@ function realDeps(): ConversationDeps {
   return defaultDeps({
     createEngine: () => selectSpeechEngine(player),
     unlockAudio: () => {
-      if (isIOSDevice()) player.unlock();
+      if (!isIOSDevice()) return;
+      player.unlock();
+      // iOS gates speechSynthesis on a gesture too (the browser engine's voice): an empty utterance opens it.
+      if ('speechSynthesis' in window) window.speechSynthesis.speak(new SpeechSynthesisUtterance(''));
     },
   });
 }
