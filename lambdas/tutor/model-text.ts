@@ -1,9 +1,10 @@
 /**
- * Cleaning what a chat model wrote before it becomes Astro's spoken reply. Some models (Amazon Nova
- * among them) think aloud in `<thinking>` tags when tools are offered; that is never for the learner.
+ * Cleaning what a chat model wrote before it becomes Astro's spoken reply. Some models think aloud in
+ * tags (Amazon Nova writes `<thinking>` when tools are offered; Qwen 3 and DeepSeek R1 on local servers
+ * write `<think>`); that is never for the learner.
  */
-const THINKING_BLOCK = /<thinking>[\s\S]*?(<\/thinking>|$)/gi;
-const REASONING_TAGS = /<\/?(thinking|response|answer)>/gi;
+const THINKING_BLOCK = /<(thinking|think)>[\s\S]*?(<\/\1>|$)/gi;
+const REASONING_TAGS = /<\/?(thinking|think|response|answer)>/gi;
 
 export function spokenText(raw: string): string {
   return raw

@@ -187,7 +187,7 @@ describe('the Bedrock tutor (real Converse client against a loopback fake)', () 
     ['AccessDeniedException', 403, 'upstream_error'],
     ['ResourceNotFoundException', 404, 'upstream_error'],
     ['ModelTimeoutException', 408, 'upstream_timeout'],
-  ])('answers a %s (HTTP %i) with %s', async (errorType, status, code) => {
+  ])('answers %s (HTTP %i) with %s', async (errorType, status, code) => {
     fake.respondWith(awsError(status, errorType, 'upstream detail that must stay private'));
 
     await expect(ask('Hello')).rejects.toMatchObject({ code });

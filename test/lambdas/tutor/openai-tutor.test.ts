@@ -74,6 +74,16 @@ describe('the OpenAI-compatible tutor (platform fetch against a loopback fake)',
     });
   });
 
+  it('drops the thinking a local reasoning model writes in <think> tags', async () => {
+    fake.respondWith(
+      answersInTurn(
+        completion({ content: '<think>\nThe learner asks about Venus.\n</think>\n\nVenus is very hot.' }),
+      ),
+    );
+
+    expect(await ask(tutorWith())).toEqual({ response: 'Venus is very hot.' });
+  });
+
   it('sends the API key as a bearer token only when one is configured', async () => {
     await ask(tutorWith({ OPENAI_API_KEY: 'sk-test-key' }));
 
