@@ -63,7 +63,7 @@ export class AstroStack extends Stack {
       timeout: Duration.seconds(28),
       logRetention,
       reservedConcurrency: concurrency?.generateImage,
-      environment: { ASTRO_IMAGE_MODEL: 'bedrock', MODEL_TIMEOUT_MS: '25000' },
+      environment: { ASTRO_IMAGE_MODEL: 'bedrock', IMAGE_TIMEOUT_MS: '25000' },
     });
     generateImage.bindBedrockModel('BEDROCK_IMAGE_MODEL_ID', config.imageModelId);
     generateImage.bindImageBucket(this.images.bucket);

@@ -68,7 +68,7 @@ export const astroContextSchema = z
     chatModelId: z
       .string()
       .regex(/^[a-z0-9.:-]+$/, 'a Bedrock model or inference profile id')
-      .default('us.amazon.nova-lite-v1:0'),
+      .default('us.amazon.nova-2-lite-v1:0'),
     /** Bedrock image model id (Nova Canvas / Titan Image request shape). */
     imageModelId: z
       .string()

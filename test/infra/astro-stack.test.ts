@@ -13,6 +13,11 @@ import {
   generateImageRequestSchema,
 } from '../../lambdas/contract/schemas';
 import { apiGatewaySchema } from '../../infra/constructs/request-models';
+import { readFeedbackConfig, readImageConfig, readSpeechConfig, readTutorConfig } from '../../lambdas/config';
+import { createChatHandler } from '../../lambdas/chat/handler';
+import { createFeedbackHandler } from '../../lambdas/feedback/handler';
+import { createGenerateImageHandler } from '../../lambdas/generate-image/handler';
+import { createSpeechTokenHandler } from '../../lambdas/speech-token/handler';
 import { evaluate, synthAstro, type Synthesized } from './synth';
 
 type Props = Record<string, unknown>;
@@ -525,7 +530,7 @@ describe('functions', () => {
       (fn(name).Environment as { Variables: Props }).Variables;
     expect(variables('chat')).toMatchObject({
       ASTRO_MODEL: 'bedrock',
-      BEDROCK_MODEL_ID: 'us.amazon.nova-lite-v1:0',
+      BEDROCK_MODEL_ID: 'us.amazon.nova-2-lite-v1:0',
     });
     expect(variables('generateImage')).toMatchObject({
       ASTRO_IMAGE_MODEL: 'bedrock',
@@ -543,6 +548,53 @@ describe('functions', () => {
   });
 });
 
+describe('function configuration', () => {
+  /** A function's environment as Lambda will see it, with CloudFormation references filled in. */
+  const environmentOf = (name: keyof Synthesized['stack']['functions']): Record<string, string> => {
+    const variables = (
+      resources[logicalId(astro.stack.functions[name])]?.Properties.Environment as { Variables: Props }
+    ).Variables;
+    return Object.fromEntries(
+      Object.entries(variables).map(([key, value]) => [
+        key,
+        typeof value === 'string' ? value : `resolved-${key}`,
+      ]),
+    );
+  };
+
+  it('sets only variables the handlers read', () => {
+    const readByHandlers = readFileSync(new URL('../../lambdas/config.ts', import.meta.url), 'utf8');
+    for (const name of ['chat', 'generateImage', 'feedback', 'speechToken'] as const) {
+      for (const variable of Object.keys(environmentOf(name))) {
+        if (variable === 'LOG_LEVEL' || variable === 'NODE_OPTIONS') continue;
+        expect(readByHandlers, `${name}: ${variable}`).toMatch(new RegExp(`\\b${variable}:`));
+      }
+    }
+  });
+
+  it('is a valid configuration for each handler, with Bedrock, S3, DynamoDB and Secrets Manager chosen', () => {
+    expect(readTutorConfig(environmentOf('chat'))).toMatchObject({
+      provider: 'bedrock',
+      bedrock: { modelId: 'us.amazon.nova-2-lite-v1:0' },
+    });
+    expect(readImageConfig(environmentOf('generateImage'))).toMatchObject({
+      provider: 'bedrock',
+      bedrock: { modelId: 'amazon.nova-canvas-v1:0' },
+      store: 's3',
+      bucket: 'resolved-IMAGE_BUCKET',
+    });
+    expect(readFeedbackConfig(environmentOf('feedback')).tableName).toBe('resolved-FEEDBACK_TABLE');
+    expect(readSpeechConfig(environmentOf('speechToken'))).toMatchObject({
+      secretId: 'resolved-SPEECH_SECRET_ID',
+      region: 'eastus',
+    });
+    expect(() => createChatHandler(environmentOf('chat'))).not.toThrow();
+    expect(() => createGenerateImageHandler(environmentOf('generateImage'))).not.toThrow();
+    expect(() => createFeedbackHandler(environmentOf('feedback'))).not.toThrow();
+    expect(() => createSpeechTokenHandler(environmentOf('speechToken'))).not.toThrow();
+  });
+});
+
 describe('least privilege', () => {
   const partitionArn = (...parts: unknown[]) => ({
     'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ...parts]],
@@ -550,7 +602,7 @@ describe('least privilege', () => {
   const profileArn = partitionArn(
     ':bedrock:us-east-1:',
     { Ref: 'AWS::AccountId' },
-    ':inference-profile/us.amazon.nova-lite-v1:0',
+    ':inference-profile/us.amazon.nova-2-lite-v1:0',
   );
 
   it('lets chat only invoke its inference profile and, through it, its model', () => {
@@ -559,7 +611,7 @@ describe('least privilege', () => {
       {
         Action: 'bedrock:InvokeModel',
         Effect: 'Allow',
-        Resource: partitionArn(':bedrock:*::foundation-model/amazon.nova-lite-v1:0'),
+        Resource: partitionArn(':bedrock:*::foundation-model/amazon.nova-2-lite-v1:0'),
         Condition: { StringEquals: { 'bedrock:InferenceProfileArn': profileArn } },
       },
     ]);

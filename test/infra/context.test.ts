@@ -17,7 +17,7 @@ describe('CDK context', () => {
     expect(read({})).toMatchObject({
       stage: 'prod',
       region: 'us-east-1',
-      chatModelId: 'us.amazon.nova-lite-v1:0',
+      chatModelId: 'us.amazon.nova-2-lite-v1:0',
       imageModelId: 'amazon.nova-canvas-v1:0',
       speechRegion: 'eastus',
       speechSecretMode: 'create',
