@@ -123,6 +123,8 @@ export const localeKnowledgeSchema = z.strictObject({
   continuation: template(['more', 'next'], 10, 400),
   /** Phrases meaning "tell me more", "yes", "continue", "go on". */
   moreWords: z.array(phrase).min(4),
+  /** Hello, hi, good morning: answered with the greeting when no topic is named. */
+  helloWords: z.array(phrase).min(2),
   topics: z.record(z.string().regex(TOPIC_ID), localizedTopicSchema),
 });
 

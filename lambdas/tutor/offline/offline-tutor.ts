@@ -5,6 +5,7 @@
  * - a message naming a topic → its explanation and a question checking understanding (+ its image prompt);
  * - "tell me more", "yes", "continue"… → more about the last topic discussed (read back from the history),
  *   then an offer of the next topic; after that, "yes" moves on to the offered topic;
+ * - "hello" with no topic → the greeting again;
  * - anything else → a friendly reply suggesting a few topics.
  * It never echoes the learner's words, so a reply is always text from the data files.
  */
@@ -50,6 +51,7 @@ interface CompiledLocale {
   readonly byId: ReadonlyMap<string, CompiledTopic>;
   readonly morePatterns: readonly Pattern[];
   readonly moreMatching: Matching;
+  readonly helloPatterns: readonly Pattern[];
 }
 
 type Stage = 'explanation' | 'more';
@@ -98,6 +100,8 @@ export class OfflineEngine {
       const next = language.byId.get(last.topic.next);
       return last.stage === 'more' && next ? explanation(language, next) : continuation(language, last.topic);
     }
+    if (mentions(message, language.helloPatterns, language.moreMatching))
+      return { response: language.data.greeting };
     return notUnderstood(language, message);
   }
 
@@ -156,6 +160,7 @@ function compileLocale(knowledge: Knowledge, data: LocaleKnowledge): CompiledLoc
     morePatterns: data.moreWords.map((phrase) => compilePattern(phrase, matching)),
     // "yes" and "more" are short: with clitics allowed, Hebrew "כן" (yes) would hide in "לכן" (therefore).
     moreMatching: { ...matching, prefixes: [], suffixes: [] },
+    helloPatterns: data.helloWords.map((phrase) => compilePattern(phrase, matching)),
   };
 }
 

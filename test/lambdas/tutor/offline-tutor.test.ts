@@ -106,6 +106,11 @@ describe('the offline tutor', () => {
       expect(topicExplained(language, next)).toBe('uranus');
     });
 
+    it('answers a hello with the greeting', async () => {
+      const hello = knowledge.locales[language].helloWords[0] ?? '';
+      expect((await ask(language, hello)).response).toBe(knowledge.locales[language].greeting);
+    });
+
     it('suggests a few topics when it does not understand', async () => {
       const reply = await ask(language, 'xqzv blorp 12345');
       const suggested = topicIds.filter((id) => reply.response.includes(textOf(language, id).name));
@@ -123,6 +128,10 @@ describe('the offline tutor', () => {
     ['en-US', 'How is a star born?', 'star-life-cycle'],
     ['en-US', 'What happens if you fall into a black hole?', 'black-holes'],
     ['en-US', 'What is a planet?', 'solar-system'],
+    ['en-US', 'Why do we have day and night?', 'earth'],
+    ['fr-FR', 'Qui a marché sur la Lune ?', 'space-exploration'],
+    ['he-IL', 'איך נולדים כוכבים?', 'star-life-cycle'],
+    ['zh-CN', '月亮为什么会变形状？', 'moon-phases'],
     ['fr-FR', 'Quels sont les anneaux de Saturne ?', 'saturn'],
     ['fr-FR', 'Pourquoi la Lune change de forme ?', 'moon-phases'],
     ['fr-FR', "C'est quoi une étoile filante ?", 'meteors'],
