@@ -122,6 +122,8 @@ const GATEWAY_ERRORS: readonly { type: ResponseType; status: string; code: Error
 export class Api extends Construct {
   readonly restApi: RestApi;
   readonly accessLogs: LogGroup;
+  /** Errors only (MethodLoggingLevel.ERROR), never request bodies. */
+  readonly executionLogs: LogGroup;
   /** Method ids, as `/api/chat/POST`, for alarms and tests. */
   readonly methodPaths: Readonly<Record<RouteName, string>>;
   /** The account-wide API Gateway log role, when this stack sets it. */
@@ -181,6 +183,14 @@ export class Api extends Construct {
     });
 
     this.accountLogRole = props.createAccountLogRole ? this.setAccountLogRole() : undefined;
+
+    // API Gateway would create this group itself, kept forever; created here it has the same retention.
+    this.executionLogs = new LogGroup(this, 'ExecutionLogs', {
+      logGroupName: `API-Gateway-Execution-Logs_${this.restApi.restApiId}/${props.stageName}`,
+      retention: props.logRetention,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.restApi.deploymentStage.node.addDependency(this.executionLogs);
 
     const validator = new RequestValidator(this, 'BodyValidator', {
       restApi: this.restApi,

@@ -444,6 +444,9 @@ describe('REST API', () => {
       DataTraceEnabled: false,
     });
     expect(resources[logicalId(astro.stack.api.accessLogs)]?.Properties.RetentionInDays).toBe(30);
+    const execution = resources[logicalId(astro.stack.api.executionLogs)]?.Properties as Props;
+    expect(execution.RetentionInDays).toBe(30);
+    expect(JSON.stringify(execution.LogGroupName)).toContain('API-Gateway-Execution-Logs_');
   });
 
   it('sets the account log role API Gateway needs for logs, with no AWS-managed policy', () => {
