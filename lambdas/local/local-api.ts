@@ -1,0 +1,248 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join, resolve, sep } from 'node:path';
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { createChatHandler } from '../chat/handler';
+import { readSpeechConfig, type Env } from '../config';
+import { FEEDBACK_MAX_BODY_BYTES, MAX_BODY_BYTES } from '../contract/limits';
+import { API_ROUTES, IMAGES_PATH_PREFIX, type ApiPath } from '../contract/routes';
+import { createFeedbackHandler } from '../feedback/handler';
+import { createGenerateImageHandler } from '../generate-image/handler';
+import { ApiError } from '../http/api-error';
+import { handlerAtColdStart } from '../http/cold-start';
+import { notFound, type ApiEvent, type ApiHandler } from '../http/endpoint';
+import { errorResponse } from '../http/response';
+import { createSpeechTokenHandler } from '../speech-token/handler';
+import { startEmbeddedDynamo } from './embedded-dynamo';
+import { pageHeaders, resourceHeaders } from './site-headers';
+
+/** The feedback table inside the embedded dynalite. */
+export const LOCAL_FEEDBACK_TABLE = 'astro-feedback';
+
+/** What a local run uses unless the environment says otherwise: no cloud account needed. */
+const LOCAL_DEFAULTS: Env = {
+  ASTRO_MODEL: 'offline',
+  ASTRO_IMAGE_MODEL: 'offline',
+  AWS_REGION: 'us-east-1',
+};
+
+export interface LocalApiOptions {
+  /** Holds `dynamodb/` (the embedded table) and `images/` (generated pictures). */
+  readonly dataDir: string;
+  /** Merged over process.env and the local defaults; lets tests force providers. */
+  readonly env?: Env;
+  /** Persist the table under `dataDir` (default) or keep it in memory. */
+  readonly persist?: boolean;
+}
+
+/** `/api/*` and `/images/*` for a local Node server or the Vite dev server, through the Lambda handlers. */
+export interface LocalApi {
+  /** The environment the handlers were built with. */
+  readonly env: Env;
+  readonly imageDir: string;
+  /** The security headers for pages (their CSP names the configured speech region). */
+  readonly pageHeaders: Readonly<Record<string, string>>;
+  /** Answers the request if it is for `/api/*` or `/images/*`; false otherwise (not touched). */
+  handle(request: IncomingMessage, response: ServerResponse): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+const IMAGE_TYPES: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  svg: 'image/svg+xml',
+};
+/** One plain file name: no separators, no dot segments, no encoding tricks. */
+const IMAGE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}\.(png|jpe?g|webp|svg)$/;
+
+export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi> {
+  const dataDir = resolve(options.dataDir);
+  const imageDir = join(dataDir, 'images');
+  const dynamo = await startEmbeddedDynamo({
+    directory: options.persist === false ? undefined : join(dataDir, 'dynamodb'),
+    tableName: LOCAL_FEEDBACK_TABLE,
+  });
+  // The embedded table and the served image folder are what this server is for, so they always win.
+  const env: Env = {
+    ...LOCAL_DEFAULTS,
+    ...process.env,
+    ...options.env,
+    FEEDBACK_TABLE: LOCAL_FEEDBACK_TABLE,
+    DYNAMODB_ENDPOINT: dynamo.endpoint,
+    IMAGE_STORE: 'local',
+    IMAGE_DIR: imageDir,
+  };
+  // Built now, as a Lambda's cold start does: a configuration problem is logged at start-up and the
+  // route answers 503 `not_configured` instead of the server refusing to start.
+  const atStart = { AWS_LAMBDA_FUNCTION_NAME: 'local' };
+  const handlers: Record<ApiPath, ApiHandler> = {
+    [API_ROUTES.chat]: handlerAtColdStart(API_ROUTES.chat, () => createChatHandler(env), atStart),
+    [API_ROUTES.generateImage]: handlerAtColdStart(
+      API_ROUTES.generateImage,
+      () => createGenerateImageHandler(env),
+      atStart,
+    ),
+    [API_ROUTES.feedback]: handlerAtColdStart(API_ROUTES.feedback, () => createFeedbackHandler(env), atStart),
+    [API_ROUTES.speechToken]: handlerAtColdStart(
+      API_ROUTES.speechToken,
+      () => createSpeechTokenHandler(env),
+      atStart,
+    ),
+  };
+  const headers = resourceHeaders();
+
+  async function handleApi(request: IncomingMessage, response: ServerResponse, path: string) {
+    const handler = handlers[path as ApiPath] as ApiHandler | undefined;
+    if (!handler) return send(response, notFound(path), headers);
+    const limit = path === API_ROUTES.feedback ? FEEDBACK_MAX_BODY_BYTES : MAX_BODY_BYTES;
+    const body = await readBody(request, limit);
+    if (body === 'too_large') {
+      const tooLarge = new ApiError('payload_too_large', `The request body is larger than ${limit} bytes.`);
+      // The rest of the body is never read, so this connection cannot carry another request.
+      return send(response, errorResponse(tooLarge), { ...headers, Connection: 'close' });
+    }
+    send(response, await handler(toEvent(request, path, body)), headers);
+  }
+
+  async function handleImage(request: IncomingMessage, response: ServerResponse, path: string) {
+    const name = path.slice(IMAGES_PATH_PREFIX.length);
+    const match = IMAGE_NAME.exec(name);
+    const file = resolve(imageDir, name);
+    const missing = () =>
+      send(response, errorResponse(new ApiError('not_found', 'No such picture.')), headers);
+    if (!match || !file.startsWith(imageDir + sep)) return missing();
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return send(response, errorResponse(new ApiError('method_not_allowed', 'Pictures are read-only.')), {
+        ...headers,
+        Allow: 'GET, HEAD',
+      });
+    }
+    const info = await stat(file).catch(() => undefined);
+    if (!info?.isFile()) return missing();
+    response.writeHead(200, {
+      ...headers,
+      'Content-Type': IMAGE_TYPES[(match[1] ?? '').toLowerCase()] ?? 'application/octet-stream',
+      'Content-Length': info.size,
+      // A picture's name is a fresh UUID: its content never changes.
+      'Cache-Control': 'public, max-age=31536000, immutable',
+    });
+    if (request.method === 'HEAD') return void response.end();
+    await pipeFile(file, response);
+  }
+
+  return {
+    env,
+    imageDir,
+    pageHeaders: pageHeaders(speechRegion(env)),
+    async handle(request, response) {
+      const path = pathOf(request);
+      try {
+        if (path === '/api' || path.startsWith('/api/')) await handleApi(request, response, path);
+        else if (path.startsWith(IMAGES_PATH_PREFIX)) await handleImage(request, response, path);
+        else return false;
+      } catch {
+        // A broken client connection or an unreadable file; the handlers themselves never throw.
+        if (!response.headersSent) {
+          send(response, errorResponse(new ApiError('internal_error', 'Something went wrong.')), headers);
+        } else response.destroy();
+      }
+      return true;
+    },
+    close: () => dynamo.close(),
+  };
+}
+
+function speechRegion(env: Env): string {
+  try {
+    return readSpeechConfig(env).region;
+  } catch {
+    return 'eastus';
+  }
+}
+
+/** The request's path without its query string, as API Gateway's `path`. */
+export function pathOf(request: IncomingMessage): string {
+  const url = request.url ?? '/';
+  const end = url.search(/[?#]/);
+  return end === -1 ? url : url.slice(0, end);
+}
+
+/**
+ * Reads the body up to `limit` bytes. A declared or actual size over the limit stops reading at once,
+ * so an oversize upload is never buffered whole.
+ */
+function readBody(request: IncomingMessage, limit: number): Promise<Buffer | 'too_large'> {
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return Promise.resolve('too_large');
+  return new Promise((resolvePromise, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        request.off('data', onData);
+        request.pause();
+        resolvePromise('too_large');
+        return;
+      }
+      chunks.push(chunk);
+    };
+    request.on('data', onData);
+    request.once('end', () => resolvePromise(Buffer.concat(chunks)));
+    request.once('error', reject);
+  });
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The API Gateway REST (payload v1) event for a local request. Non-UTF-8 bodies arrive base64-encoded. */
+function toEvent(request: IncomingMessage, path: string, body: Buffer): ApiEvent {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  let text: string | null = null;
+  let isBase64Encoded = false;
+  if (body.length > 0) {
+    try {
+      text = utf8.decode(body);
+    } catch {
+      text = body.toString('base64');
+      isBase64Encoded = true;
+    }
+  }
+  return {
+    httpMethod: request.method ?? 'GET',
+    path,
+    headers,
+    body: text,
+    isBase64Encoded,
+    requestContext: { requestId: crypto.randomUUID() },
+  };
+}
+
+/** Writes a handler's result, with the site's security headers under the handler's own. */
+export function send(
+  response: ServerResponse,
+  result: APIGatewayProxyResult,
+  extraHeaders: Readonly<Record<string, string>>,
+): void {
+  const headers: Record<string, string> = { ...extraHeaders };
+  for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
+  const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body, 'utf8');
+  headers['Content-Length'] = String(body.length);
+  response.writeHead(result.statusCode, headers);
+  response.end(body);
+}
+
+export function pipeFile(file: string, response: ServerResponse): Promise<void> {
+  return new Promise((resolvePromise, reject) => {
+    const stream = createReadStream(file);
+    stream.once('error', reject);
+    response.once('close', () => resolvePromise());
+    stream.pipe(response);
+  });
+}
