@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BrowserSpeechEngine } from '../../web/src/speech/browser-engine';
+import { BrowserSpeechEngine, speakingDeadlineMs } from '../../web/src/speech/browser-engine';
 
 /** Scripted Web Speech API objects, as a browser window would hold them. */
 function fakeWindow() {
@@ -40,9 +40,10 @@ function fakeWindow() {
     onerror: ((event: { error: string }) => void) | null = null;
     constructor(readonly text: string) {}
   }
+  const canceled: number[] = [];
   const speechSynthesis = {
     speak: (utterance: FakeUtterance) => spoken.push(utterance),
-    cancel: () => undefined,
+    cancel: () => void canceled.push(spoken.length),
     getVoices: () => [
       { lang: 'en_GB', name: 'British' },
       { lang: 'it-IT', name: 'Elsa' },
@@ -54,7 +55,7 @@ function fakeWindow() {
     SpeechSynthesisUtterance: FakeUtterance,
   };
   // Only the members the engine reads; the cast says so.
-  return { win: win as never, recognitions, spoken };
+  return { win: win as never, recognitions, spoken, canceled };
 }
 
 const handlers = () => {
@@ -136,6 +137,27 @@ describe('the browser speech engine', () => {
     const speaking = engine.speak('Hello', 'en-US', 1);
     spoken[0]?.onerror?.({ error: 'synthesis-failed' });
     await expect(speaking).rejects.toThrow('synthesis-failed');
+  });
+
+  it('gives up on an utterance whose end event never comes, so the conversation cannot get stuck', async () => {
+    const { win, canceled } = fakeWindow();
+    const engine = new BrowserSpeechEngine(win);
+    const text = 'A reply whose end event the browser loses.';
+    const speaking = engine.speak(text, 'en-US', 2);
+    const outcome = speaking.then(
+      () => 'ended',
+      (error: Error) => error.message,
+    );
+    await vi.advanceTimersByTimeAsync(speakingDeadlineMs(text, 2) - 1);
+    expect(canceled).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await outcome).toBe('Speech synthesis did not finish in time');
+    expect(canceled).toEqual([1]);
+  });
+
+  it('allows slow voices and long replies plenty of time', () => {
+    expect(speakingDeadlineMs('x'.repeat(500), 1)).toBe(110_000);
+    expect(speakingDeadlineMs('x'.repeat(500), 2)).toBe(60_000);
   });
 
   it('says it cannot listen when the browser has no SpeechRecognition', () => {

@@ -32,6 +32,14 @@ interface SpeechWindow {
 /** Errors after which restarting would only fail again (permission refused, no microphone). */
 const FATAL_ERRORS = new Set(['not-allowed', 'service-not-allowed', 'audio-capture']);
 const RESTART_DELAY_MS = 250;
+/**
+ * Chrome sometimes never fires `end` (long utterances, some voices). A generous bound on speaking time
+ * (5 characters a second, slower than any voice, plus 10 s) keeps a lost event from leaving the
+ * conversation stuck in 'speaking' with the End button disabled.
+ */
+export function speakingDeadlineMs(text: string, speed: number): number {
+  return 10_000 + Math.ceil((text.length / (5 * speed)) * 1000);
+}
 
 /**
  * The browser's own Web Speech API: used whenever the server has no Azure Speech key. Recognition runs
@@ -119,8 +127,16 @@ export class BrowserSpeechEngine implements SpeechEngine {
       utterance.rate = speed;
       const voice = voiceFor(synthesis, locale);
       if (voice) utterance.voice = voice;
+      const watchdog = setTimeout(
+        () => {
+          synthesis.cancel();
+          finish(new Error('Speech synthesis did not finish in time'));
+        },
+        speakingDeadlineMs(text, speed),
+      );
       const finish = (error?: Error) => {
         if (this.utterance !== utterance) return;
+        clearTimeout(watchdog);
         this.utterance = null;
         this.finishSpeaking = null;
         if (error) reject(error);
