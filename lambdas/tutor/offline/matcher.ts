@@ -83,48 +83,115 @@ export interface Coverage {
   readonly longest: number;
 }
 
-/** How well `patterns` cover `message`; a score of 0 means no pattern matched. */
-export function cover(message: PreparedMessage, patterns: readonly Pattern[], matching: Matching): Coverage {
-  return matching.mode === 'words'
-    ? coverWords(message, patterns, matching)
-    : coverCharacters(message, patterns);
+interface IndexedPattern {
+  readonly pattern: Pattern;
+  /** Which group (topic) the pattern belongs to. */
+  readonly owner: number;
 }
 
-function coverWords(message: PreparedMessage, patterns: readonly Pattern[], matching: Matching): Coverage {
-  const covered = new Array<number>(message.words.length).fill(0);
-  let longest = 0;
-  for (const pattern of patterns) {
-    const size = pattern.words.length;
-    if (size === 0) continue;
-    for (let start = 0; start + size <= message.words.length; start += 1) {
-      const hit = pattern.words.every((keyword, offset) =>
-        wordMatches(message.words[start + offset] ?? '', keyword, matching, offset === size - 1),
-      );
-      if (!hit) continue;
-      pattern.words.forEach((keyword, offset) => {
-        covered[start + offset] = Math.max(covered[start + offset] ?? 0, keyword.length);
-      });
-      longest = Math.max(longest, pattern.words.join('').length);
-    }
-  }
-  return { score: covered.reduce((sum, letters) => sum + letters, 0), longest };
+/**
+ * Patterns grouped by owner and looked up by their first word (or first character), so matching a long
+ * message costs one lookup per word instead of one comparison per keyword per word.
+ */
+export interface PatternIndex {
+  readonly byFirst: ReadonlyMap<string, readonly IndexedPattern[]>;
 }
 
-function coverCharacters(message: PreparedMessage, patterns: readonly Pattern[]): Coverage {
-  const covered = new Array<boolean>(message.text.length).fill(false);
-  let longest = 0;
-  for (const pattern of patterns) {
-    if (pattern.text.length === 0) continue;
-    for (
-      let at = message.text.indexOf(pattern.text);
-      at >= 0;
-      at = message.text.indexOf(pattern.text, at + 1)
-    ) {
-      covered.fill(true, at, at + pattern.text.length);
-      longest = Math.max(longest, pattern.text.length);
+export function indexPatterns(groups: readonly (readonly Pattern[])[], matching: Matching): PatternIndex {
+  const byFirst = new Map<string, IndexedPattern[]>();
+  groups.forEach((patterns, owner) => {
+    for (const pattern of patterns) {
+      const first = matching.mode === 'words' ? pattern.words[0] : pattern.text[0];
+      if (first === undefined) continue;
+      byFirst.set(first, [...(byFirst.get(first) ?? []), { pattern, owner }]);
+    }
+  });
+  return { byFirst };
+}
+
+/** How well each owner's patterns cover the message; owners with no match are absent. */
+export function coverAll(
+  message: PreparedMessage,
+  index: PatternIndex,
+  matching: Matching,
+): ReadonlyMap<number, Coverage> {
+  return matching.mode === 'words' ? coverWords(message, index, matching) : coverCharacters(message, index);
+}
+
+/** Whether any pattern of the index occurs in the message. */
+export function mentions(message: PreparedMessage, index: PatternIndex, matching: Matching): boolean {
+  return coverAll(message, index, matching).size > 0;
+}
+
+/** The keyword spellings a message word could stand for once a clitic prefix or an ending is removed. */
+function basesOf(word: string, matching: Matching): Set<string> {
+  const bases = new Set<string>();
+  for (const prefix of ['', ...matching.prefixes]) {
+    if (!word.startsWith(prefix)) continue;
+    const rest = word.slice(prefix.length);
+    bases.add(rest);
+    for (const suffix of matching.suffixes)
+      if (rest.endsWith(suffix)) bases.add(rest.slice(0, -suffix.length));
+  }
+  return bases;
+}
+
+function coverWords(
+  message: PreparedMessage,
+  index: PatternIndex,
+  matching: Matching,
+): Map<number, Coverage> {
+  const covered = new Map<number, { letters: number[]; longest: number }>();
+  message.words.forEach((word, start) => {
+    for (const base of basesOf(word, matching)) {
+      for (const { pattern, owner } of index.byFirst.get(base) ?? []) {
+        const size = pattern.words.length;
+        if (start + size > message.words.length) continue;
+        const hit = pattern.words.every((keyword, offset) =>
+          wordMatches(message.words[start + offset] ?? '', keyword, matching, offset === size - 1),
+        );
+        if (!hit) continue;
+        const entry = covered.get(owner) ?? {
+          letters: new Array<number>(message.words.length).fill(0),
+          longest: 0,
+        };
+        pattern.words.forEach((keyword, offset) => {
+          entry.letters[start + offset] = Math.max(entry.letters[start + offset] ?? 0, keyword.length);
+        });
+        entry.longest = Math.max(entry.longest, pattern.words.join('').length);
+        covered.set(owner, entry);
+      }
+    }
+  });
+  return new Map(
+    [...covered].map(([owner, entry]) => [
+      owner,
+      { score: entry.letters.reduce((sum, letters) => sum + letters, 0), longest: entry.longest },
+    ]),
+  );
+}
+
+function coverCharacters(message: PreparedMessage, index: PatternIndex): Map<number, Coverage> {
+  const covered = new Map<number, { characters: boolean[]; longest: number }>();
+  const text = message.text;
+  for (let at = 0; at < text.length; at += 1) {
+    for (const { pattern, owner } of index.byFirst.get(text[at] ?? '') ?? []) {
+      if (!text.startsWith(pattern.text, at)) continue;
+      const entry = covered.get(owner) ?? {
+        characters: new Array<boolean>(text.length).fill(false),
+        longest: 0,
+      };
+      entry.characters.fill(true, at, at + pattern.text.length);
+      entry.longest = Math.max(entry.longest, pattern.text.length);
+      covered.set(owner, entry);
     }
   }
-  return { score: covered.filter(Boolean).length, longest };
+  return new Map(
+    [...covered].map(([owner, entry]) => [
+      owner,
+      { score: entry.characters.filter(Boolean).length, longest: entry.longest },
+    ]),
+  );
 }
 
 /** Orders candidates best first: higher score, then longer keyword, then priority, then data order. */

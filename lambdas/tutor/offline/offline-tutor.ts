@@ -17,11 +17,13 @@ import type { LocaleKnowledge, LocalizedTopic } from './knowledge-schema';
 import {
   compareCandidates,
   compilePattern,
-  cover,
+  coverAll,
+  indexPatterns,
+  mentions,
   prepareMessage,
   stableHash,
   type Matching,
-  type Pattern,
+  type PatternIndex,
 } from './matcher';
 
 /** How many topics a not-understood reply suggests. */
@@ -29,6 +31,8 @@ const SUGGESTION_COUNT = 3;
 /** The language whose keywords are tried when none in the conversation's language matched. */
 const FALLBACK_LOCALE: Locale = 'en-US';
 const FALLBACK_MIN_LETTERS = 4;
+/** How far back "tell me more" looks for the topic being discussed: the last few exchanges. */
+const HISTORY_LOOKBACK_TURNS = 12;
 
 interface CompiledTopic {
   readonly id: string;
@@ -37,21 +41,23 @@ interface CompiledTopic {
   readonly next: string;
   readonly imagePrompt?: string;
   readonly text: LocalizedTopic;
-  readonly patterns: readonly Pattern[];
-  readonly broadPatterns: readonly Pattern[];
-  readonly fallbackPatterns: readonly Pattern[];
 }
 
 interface CompiledLocale {
   readonly data: LocaleKnowledge;
   readonly matching: Matching;
+  /** "yes" and "more" are short: with clitics allowed, Hebrew "כן" (yes) would hide in "לכן" (therefore). */
+  readonly phraseMatching: Matching;
   /** Sentences are joined with a space, except in Chinese and Japanese. */
   readonly joiner: string;
   readonly topics: readonly CompiledTopic[];
   readonly byId: ReadonlyMap<string, CompiledTopic>;
-  readonly morePatterns: readonly Pattern[];
-  readonly moreMatching: Matching;
-  readonly helloPatterns: readonly Pattern[];
+  /** Each topic's own keywords, its broad ones, and (used for English) its keywords of 4+ letters. */
+  readonly keywords: PatternIndex;
+  readonly broadKeywords: PatternIndex;
+  readonly fallbackKeywords: PatternIndex;
+  readonly moreWords: PatternIndex;
+  readonly helloWords: PatternIndex;
 }
 
 type Stage = 'explanation' | 'more';
@@ -72,8 +78,8 @@ export function createOfflineTutor(): Tutor {
   };
 }
 
-/** The matching and reply rules, kept apart from the Tutor wrapper so tests can read them plainly. */
-export class OfflineEngine {
+/** The matching and reply rules, compiled once per cold start. */
+class OfflineEngine {
   private readonly locales: ReadonlyMap<Locale, CompiledLocale>;
 
   constructor(knowledge: Knowledge) {
@@ -88,7 +94,8 @@ export class OfflineEngine {
     if (message.startsWith(INIT_MARKER)) return { response: language.data.greeting };
 
     const topic = this.topicOf(message, request.language);
-    const wantsMore = mentions(message, language.morePatterns, language.moreMatching);
+    const phrases = prepareMessage(message, language.phraseMatching);
+    const wantsMore = mentions(phrases, language.moreWords, language.phraseMatching);
     const last = wantsMore ? lastTopic(request.history, language) : undefined;
 
     if (topic) {
@@ -100,7 +107,7 @@ export class OfflineEngine {
       const next = language.byId.get(last.topic.next);
       return last.stage === 'more' && next ? explanation(language, next) : continuation(language, last.topic);
     }
-    if (mentions(message, language.helloPatterns, language.moreMatching))
+    if (mentions(phrases, language.helloWords, language.phraseMatching))
       return { response: language.data.greeting };
     return notUnderstood(language, message);
   }
@@ -108,21 +115,18 @@ export class OfflineEngine {
   /**
    * The best topic in the conversation's language; failing that, in English (learners often use English
    * space words), counting only English keywords of 4 letters or more so that short words of another
-   * language ("die", "sea") are not mistaken for them.
+   * language ("die", "sea") are not mistaken for them; failing that, the language's broad keywords.
    */
   private topicOf(message: string, locale: Locale): CompiledTopic | undefined {
     const language = this.locale(locale);
-    const own = scoreTopics(message, language, (topic) => topic.patterns)[0];
-    if (own) return own.topic;
+    const own = bestTopic(message, language, language.keywords);
+    if (own) return own;
     if (locale !== FALLBACK_LOCALE) {
-      const english = scoreTopics(
-        message,
-        this.locale(FALLBACK_LOCALE),
-        (topic) => topic.fallbackPatterns,
-      )[0];
-      if (english) return language.byId.get(english.topic.id);
+      const english = this.locale(FALLBACK_LOCALE);
+      const found = bestTopic(message, english, english.fallbackKeywords);
+      if (found) return language.byId.get(found.id);
     }
-    return scoreTopics(message, language, (topic) => topic.broadPatterns)[0]?.topic;
+    return bestTopic(message, language, language.broadKeywords);
   }
 
   private locale(locale: Locale): CompiledLocale {
@@ -134,6 +138,7 @@ export class OfflineEngine {
 
 function compileLocale(knowledge: Knowledge, data: LocaleKnowledge): CompiledLocale {
   const matching: Matching = data.matching;
+  const phraseMatching: Matching = { ...matching, prefixes: [], suffixes: [] };
   const topics = knowledge.index.topics.map((entry, order): CompiledTopic => {
     const text = data.topics[entry.id];
     if (!text) throw new Error(`${data.locale}: missing topic ${entry.id}`);
@@ -144,69 +149,63 @@ function compileLocale(knowledge: Knowledge, data: LocaleKnowledge): CompiledLoc
       next: entry.next,
       ...(entry.imagePrompt ? { imagePrompt: entry.imagePrompt } : {}),
       text,
-      patterns: text.keywords.map((keyword) => compilePattern(keyword, matching)),
-      broadPatterns: text.broadKeywords.map((keyword) => compilePattern(keyword, matching)),
-      fallbackPatterns: text.keywords
-        .map((keyword) => compilePattern(keyword, matching))
-        .filter((pattern) => pattern.words.join('').length >= FALLBACK_MIN_LETTERS),
     };
   });
+  const compile = (phrases: readonly string[], how: Matching) =>
+    phrases.map((phrase) => compilePattern(phrase, how));
+  const keywords = topics.map((topic) => compile(topic.text.keywords, matching));
   return {
     data,
     matching,
+    phraseMatching,
     joiner: matching.mode === 'characters' ? '' : ' ',
     topics,
     byId: new Map(topics.map((topic) => [topic.id, topic])),
-    morePatterns: data.moreWords.map((phrase) => compilePattern(phrase, matching)),
-    // "yes" and "more" are short: with clitics allowed, Hebrew "כן" (yes) would hide in "לכן" (therefore).
-    moreMatching: { ...matching, prefixes: [], suffixes: [] },
-    helloPatterns: data.helloWords.map((phrase) => compilePattern(phrase, matching)),
+    keywords: indexPatterns(keywords, matching),
+    broadKeywords: indexPatterns(
+      topics.map((topic) => compile(topic.text.broadKeywords, matching)),
+      matching,
+    ),
+    fallbackKeywords: indexPatterns(
+      keywords.map((patterns) =>
+        patterns.filter((pattern) => pattern.words.join('').length >= FALLBACK_MIN_LETTERS),
+      ),
+      matching,
+    ),
+    moreWords: indexPatterns([compile(data.moreWords, phraseMatching)], phraseMatching),
+    helloWords: indexPatterns([compile(data.helloWords, phraseMatching)], phraseMatching),
   };
 }
 
-type PatternsOf = (topic: CompiledTopic) => readonly Pattern[];
-
-/** Topics whose patterns match the message, best first. */
-function scoreTopics(message: string, language: CompiledLocale, patternsOf: PatternsOf) {
-  const prepared = prepareMessage(message, language.matching);
-  return language.topics
-    .map((topic) => ({
-      topic,
-      priority: topic.priority,
-      order: topic.order,
-      ...cover(prepared, patternsOf(topic), language.matching),
-    }))
-    .filter((candidate) => candidate.score > 0)
-    .sort(compareCandidates);
-}
-
-/** The best topic in one language: its own keywords first, then its broad ones. */
-function bestTopic(message: string, language: CompiledLocale): CompiledTopic | undefined {
-  return (
-    scoreTopics(message, language, (topic) => topic.patterns)[0]?.topic ??
-    scoreTopics(message, language, (topic) => topic.broadPatterns)[0]?.topic
-  );
-}
-
-function mentions(message: string, patterns: readonly Pattern[], matching: Matching): boolean {
-  return cover(prepareMessage(message, matching), patterns, matching).score > 0;
+/** The topic whose patterns cover the message best, if any matched. */
+function bestTopic(
+  message: string,
+  language: CompiledLocale,
+  index: PatternIndex,
+): CompiledTopic | undefined {
+  const coverage = coverAll(prepareMessage(message, language.matching), index, language.matching);
+  return [...coverage]
+    .flatMap(([order, covered]) => {
+      const topic = language.topics[order];
+      return topic ? [{ topic, priority: topic.priority, order, ...covered }] : [];
+    })
+    .sort(compareCandidates)[0]?.topic;
 }
 
 /**
- * The topic last discussed: the newest assistant turn that holds one of this tutor's texts tells the
- * topic and how far it went; failing that (another provider answered), the newest learner turn naming one.
+ * The topic last discussed, within the last few exchanges: the newest assistant turn that holds one of
+ * this tutor's texts tells the topic and how far it went; failing that (another provider answered), the
+ * newest learner turn naming one.
  */
 function lastTopic(history: readonly ChatTurn[], language: CompiledLocale): LastTopic | undefined {
-  for (let index = history.length - 1; index >= 0; index -= 1) {
-    const turn = history[index];
-    if (!turn) continue;
+  for (const turn of history.slice(-HISTORY_LOOKBACK_TURNS).reverse()) {
     if (turn.role === 'assistant') {
       for (const topic of language.topics) {
         if (turn.content.includes(topic.text.more)) return { topic, stage: 'more' };
         if (turn.content.includes(topic.text.explanation)) return { topic, stage: 'explanation' };
       }
     } else {
-      const topic = bestTopic(turn.content, language);
+      const topic = bestTopic(turn.content, language, language.keywords);
       if (topic) return { topic, stage: 'explanation' };
     }
   }
