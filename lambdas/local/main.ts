@@ -57,7 +57,8 @@ async function main(): Promise<void> {
   const server = await startLocalServer({ dataDir, host: process.env.HOST?.trim() || undefined });
   console.log(
     [
-      `Astro is running at ${server.url}`,
+      // 127.0.0.1 is what it listens on; localhost is what people type.
+      `Astro is running at ${server.url.replace('//127.0.0.1:', '//localhost:')}`,
       ...describe(server.env),
       `  data:     ${relative(process.cwd(), dataDir) || '.'}/ (feedback table in dynamodb/, pictures in images/)`,
       'Press Ctrl-C to stop.',
