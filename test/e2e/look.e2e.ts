@@ -44,7 +44,7 @@ async function richConversation(page: Page): Promise<void> {
   await startConversation(page);
   await typeAndWait(page, 'What is a black hole?');
   await typeAndWait(page, 'Show me Saturn');
-  await page.locator('.sketch-image:not(.sketch-image-pending)').waitFor();
+  await page.locator('.sketch-image:not(.sketch-image-pending)[alt="Saturn and its rings"]').waitFor();
   await speech(page, 'interim', 'how many moons does');
   await page.locator('.message-interim').waitFor();
 }
