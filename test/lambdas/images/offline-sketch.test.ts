@@ -68,7 +68,7 @@ describe('the offline sketcher', () => {
         expect(activeParts(document)).toEqual([]);
         expect(document.getElementsByTagName('title')[0]?.textContent?.length).toBeGreaterThan(0);
       }),
-      { numRuns: 150 },
+      { numRuns: 60 },
     );
   });
 
