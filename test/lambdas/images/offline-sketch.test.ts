@@ -63,12 +63,16 @@ describe('the offline sketcher', () => {
 
   it('stays well formed and inert for any prompt, control characters and broken surrogates included', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (prompt) => {
-        const document = parseSvg(sketch(prompt));
-        expect(activeParts(document)).toEqual([]);
-        expect(document.getElementsByTagName('title')[0]?.textContent?.length).toBeGreaterThan(0);
-      }),
-      { numRuns: 60 },
+      fc.property(
+        fc.constantFrom('', 'Saturn ', 'comet ', 'galaxy ', 'black hole ', 'rocket '),
+        fc.string({ unit: 'binary', maxLength: 300 }),
+        (subject, noise) => {
+          const document = parseSvg(sketch(subject + noise));
+          expect(activeParts(document)).toEqual([]);
+          expect(document.getElementsByTagName('title')[0]?.textContent?.length).toBeGreaterThan(0);
+        },
+      ),
+      { numRuns: 30 },
     );
   });
 
