@@ -9,6 +9,7 @@ import autocannon, { type Result } from 'autocannon';
 import { randomUUID } from 'node:crypto';
 import { initMessage } from '../lambdas/contract/languages';
 import type { ChatRequest, FeedbackRequest } from '../lambdas/contract/schemas';
+import { LOCAL_FEEDBACK_TABLE } from '../lambdas/local/local-api';
 import { startChildServer } from './support/child-server';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
@@ -76,6 +77,36 @@ const distinctFeedback = {
   ],
 };
 
+/** A conditional PutItem straight to dynalite (it checks that a signature is present, not that it is valid). */
+const directPut = {
+  method: 'POST',
+  requests: [
+    {
+      method: 'POST',
+      path: '/',
+      headers: {
+        'content-type': 'application/x-amz-json-1.0',
+        'x-amz-target': 'DynamoDB_20120810.PutItem',
+        'x-amz-date': '20260101T000000Z',
+        authorization:
+          'AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
+      },
+      setupRequest: (request: { body?: string }) => ({
+        ...request,
+        body: JSON.stringify({
+          TableName: LOCAL_FEEDBACK_TABLE,
+          Item: {
+            conversationId: { S: randomUUID() },
+            helpfulness: { N: '5' },
+            suggestion: { S: 'More please.' },
+          },
+          ConditionExpression: 'attribute_not_exists(conversationId)',
+        }),
+      }),
+    },
+  ],
+};
+
 async function main(): Promise<void> {
   const bare = await startChildServer('./serve-bare.ts');
   const local = await startChildServer('./serve-local.ts');
@@ -86,6 +117,10 @@ async function main(): Promise<void> {
       name: 'bare node:http, same JSON',
       result: await run(`${bare.url}/api/feedback`, distinctFeedback),
     });
+    // The embedded database on its own, as the handler's client calls it: what the storage itself costs.
+    const dynamodb = local.details.dynamodb;
+    if (dynamodb)
+      rows.push({ name: 'dynalite PutItem alone, new id each', result: await run(dynamodb, directPut) });
     rows.push({
       name: 'POST /api/feedback, new id each (201)',
       result: await run(`${local.url}/api/feedback`, distinctFeedback),

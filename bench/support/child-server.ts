@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 
 export interface ChildServer {
   readonly url: string;
+  /** Anything else the server announced (the local server names its embedded DynamoDB endpoint). */
+  readonly details: Readonly<Record<string, string>>;
   stop(): Promise<void>;
 }
 
@@ -24,9 +26,10 @@ export function startChildServer(script: string, args: string[] = []): Promise<C
       const line = output.split('\n').find((candidate) => candidate.startsWith('{"url"'));
       if (!line) return;
       child.removeAllListeners('exit');
-      const { url } = JSON.parse(line) as { url: string };
+      const details = JSON.parse(line) as Record<string, string> & { url: string };
       resolve({
-        url,
+        url: details.url,
+        details,
         stop: () =>
           new Promise<void>((done) => {
             child.once('exit', () => done());

@@ -11,7 +11,7 @@ const server = await startLocalServer({
   webRoot: join(root, 'web'),
   env: { ASTRO_MODEL: 'offline', ASTRO_IMAGE_MODEL: 'offline', AZURE_SPEECH_KEY: '', SPEECH_SECRET_ID: '' },
 });
-console.log(JSON.stringify({ url: server.url }));
+console.log(JSON.stringify({ url: server.url, dynamodb: server.env.DYNAMODB_ENDPOINT }));
 process.on('SIGTERM', () => {
   void server
     .close()
