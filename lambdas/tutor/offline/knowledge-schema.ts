@@ -119,12 +119,16 @@ export const localeKnowledgeSchema = z.strictObject({
   ),
   /** Said when nothing matched; `{topics}` becomes a few suggested topic names. */
   notUnderstood: template(['topics'], 20, 400),
+  /** Said when the learner declines ("no"); `{topics}` becomes a few suggested topic names. */
+  declined: template(['topics'], 20, 400),
   /** The "more" reply: `{more}` is the topic's more text, `{next}` the name of the topic offered next. */
   continuation: template(['more', 'next'], 10, 400),
   /** Phrases meaning "tell me more", "yes", "continue", "go on". */
   moreWords: z.array(phrase).min(4),
   /** Hello, hi, good morning: answered with the greeting when no topic is named. */
   helloWords: z.array(phrase).min(2),
+  /** No, no thanks, not really: answered with a few other topics to explore. */
+  noWords: z.array(phrase).min(2),
   topics: z.record(z.string().regex(TOPIC_ID), localizedTopicSchema),
 });
 

@@ -5,7 +5,7 @@
  * - a message naming a topic → its explanation and a question checking understanding (+ its image prompt);
  * - "tell me more", "yes", "continue"… → more about the last topic discussed (read back from the history),
  *   then an offer of the next topic; after that, "yes" moves on to the offered topic;
- * - "hello" with no topic → the greeting again;
+ * - "hello" with no topic → the greeting again; "no" → a few other topics to explore;
  * - anything else → a friendly reply suggesting a few topics.
  * It never echoes the learner's words, so a reply is always text from the data files.
  */
@@ -58,6 +58,7 @@ interface CompiledLocale {
   readonly fallbackKeywords: PatternIndex;
   readonly moreWords: PatternIndex;
   readonly helloWords: PatternIndex;
+  readonly noWords: PatternIndex;
 }
 
 type Stage = 'explanation' | 'more';
@@ -107,9 +108,13 @@ class OfflineEngine {
       const next = language.byId.get(last.topic.next);
       return last.stage === 'more' && next ? explanation(language, next) : continuation(language, last.topic);
     }
-    if (mentions(phrases, language.helloWords, language.phraseMatching))
+    if (mentions(phrases, language.helloWords, language.phraseMatching)) {
       return { response: language.data.greeting };
-    return notUnderstood(language, message);
+    }
+    if (mentions(phrases, language.noWords, language.phraseMatching)) {
+      return suggest(language, language.data.declined, message);
+    }
+    return suggest(language, language.data.notUnderstood, message);
   }
 
   /**
@@ -174,6 +179,7 @@ function compileLocale(knowledge: Knowledge, data: LocaleKnowledge): CompiledLoc
     ),
     moreWords: indexPatterns([compile(data.moreWords, phraseMatching)], phraseMatching),
     helloWords: indexPatterns([compile(data.helloWords, phraseMatching)], phraseMatching),
+    noWords: indexPatterns([compile(data.noWords, phraseMatching)], phraseMatching),
   };
 }
 
@@ -224,7 +230,8 @@ function continuation(language: CompiledLocale, topic: CompiledTopic): TutorRepl
   };
 }
 
-function notUnderstood(language: CompiledLocale, message: string): TutorReply {
+/** A reply built on `template` naming a few popular topics, chosen by a hash of the message. */
+function suggest(language: CompiledLocale, template: string, message: string): TutorReply {
   const favourites = language.topics.filter((topic) => topic.priority === 3);
   const pool = favourites.length >= SUGGESTION_COUNT ? favourites : language.topics;
   const start = stableHash(message) % pool.length;
@@ -232,7 +239,7 @@ function notUnderstood(language: CompiledLocale, message: string): TutorReply {
     { length: Math.min(SUGGESTION_COUNT, pool.length) },
     (_, offset) => pool[(start + offset) % pool.length]?.text.name ?? '',
   );
-  return { response: fill(language.data.notUnderstood, { topics: listOf(names, language.data.list) }) };
+  return { response: fill(template, { topics: listOf(names, language.data.list) }) };
 }
 
 function listOf(names: readonly string[], list: LocaleKnowledge['list']): string {

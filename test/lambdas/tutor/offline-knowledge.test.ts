@@ -106,6 +106,7 @@ describe('the offline knowledge base', () => {
       const texts = [
         data.greeting,
         data.notUnderstood,
+        data.declined,
         data.continuation,
         ...Object.values(data.topics).flatMap((topic) => [
           topic.name,

@@ -111,6 +111,16 @@ describe('the offline tutor', () => {
       expect((await ask(language, hello)).response).toBe(knowledge.locales[language].greeting);
     });
 
+    it('offers other topics when the learner says no', async () => {
+      const no = knowledge.locales[language].noWords[0] ?? '';
+      const reply = await ask(language, no);
+      const [lead] = knowledge.locales[language].declined.split('{topics}');
+      expect(reply.response.startsWith(lead ?? '')).toBe(true);
+      expect(
+        topicIds.filter((id) => reply.response.includes(textOf(language, id).name)).length,
+      ).toBeGreaterThanOrEqual(3);
+    });
+
     it('suggests a few topics when it does not understand', async () => {
       const reply = await ask(language, 'xqzv blorp 12345');
       const suggested = topicIds.filter((id) => reply.response.includes(textOf(language, id).name));
