@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +33,9 @@ export interface TestApp {
  * browser speech engine is used) per test file.
  */
 export async function startTestApp(): Promise<TestApp> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium).`);
+  }
   const dataDir = await mkdtemp(join(tmpdir(), 'astro-e2e-'));
   const server = await startLocalServer({
     port: 0,
