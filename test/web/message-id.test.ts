@@ -1,3 +1,4 @@
+import { randomFillSync } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { newConversationId, nextLoadingId, nextMessageId } from '../../web/src/conversation/message-id';
 
@@ -26,7 +27,7 @@ describe('message and conversation ids (SPEC §3)', () => {
   it('makes a random v4 UUID per conversation, also where crypto.randomUUID is missing', () => {
     expect(newConversationId()).toMatch(UUID_V4);
     vi.stubGlobal('crypto', {
-      getRandomValues: (bytes: Uint8Array) => globalThis.crypto.getRandomValues(bytes),
+      getRandomValues: (bytes: Uint8Array) => randomFillSync(bytes),
     });
     const ids = new Set(Array.from({ length: 50 }, () => newConversationId()));
     expect(ids.size).toBe(50);
