@@ -22,6 +22,17 @@ const optionalText = z
 const optionalUrl = optionalText.pipe(z.url().optional());
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
+/** Adds an issue naming `variable` when a setting that needs it is chosen and it is unset. */
+function requireWhen(
+  context: z.RefinementCtx,
+  env: Readonly<Record<string, unknown>>,
+  variable: string,
+  condition: string,
+): void {
+  if (!env[variable])
+    context.addIssue({ code: 'custom', path: [variable], message: `required when ${condition}` });
+}
+
 function parseSection<S extends z.ZodType>(section: string, schema: S, env: Env): z.output<S> {
   const parsed = schema.safeParse(env);
   if (parsed.success) return parsed.data;
@@ -117,18 +128,8 @@ const tutorSchema = z
   })
   .superRefine((env, context) => {
     if (env.ASTRO_MODEL === 'openai') {
-      if (!env.OPENAI_BASE_URL)
-        context.addIssue({
-          code: 'custom',
-          path: ['OPENAI_BASE_URL'],
-          message: 'required when ASTRO_MODEL=openai',
-        });
-      if (!env.OPENAI_MODEL)
-        context.addIssue({
-          code: 'custom',
-          path: ['OPENAI_MODEL'],
-          message: 'required when ASTRO_MODEL=openai',
-        });
+      requireWhen(context, env, 'OPENAI_BASE_URL', 'ASTRO_MODEL=openai');
+      requireWhen(context, env, 'OPENAI_MODEL', 'ASTRO_MODEL=openai');
     }
   })
   .transform((env) => ({
@@ -163,15 +164,9 @@ const imageSchema = z
     AWS_REGION: optionalText,
   })
   .superRefine((env, context) => {
-    if (env.IMAGE_STORE === 's3' && !env.IMAGE_BUCKET) {
-      context.addIssue({ code: 'custom', path: ['IMAGE_BUCKET'], message: 'required when IMAGE_STORE=s3' });
-    }
-    if (env.ASTRO_IMAGE_MODEL === 'openai' && !env.OPENAI_BASE_URL) {
-      context.addIssue({
-        code: 'custom',
-        path: ['OPENAI_BASE_URL'],
-        message: 'required when ASTRO_IMAGE_MODEL=openai',
-      });
+    if (env.IMAGE_STORE === 's3') requireWhen(context, env, 'IMAGE_BUCKET', 'IMAGE_STORE=s3');
+    if (env.ASTRO_IMAGE_MODEL === 'openai') {
+      requireWhen(context, env, 'OPENAI_BASE_URL', 'ASTRO_IMAGE_MODEL=openai');
     }
   })
   .transform((env) => ({

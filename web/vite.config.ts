@@ -1,7 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
-import { astroApi } from '../lambdas/local/vite-plugin';
+import { astroApi } from '../lambdas/local/vite-plugin.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
