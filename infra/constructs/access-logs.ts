@@ -1,5 +1,6 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Bucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { PRIVATE_BUCKET } from './private-bucket';
 import { Construct } from 'constructs';
 
 export interface AccessLogsProps {
@@ -17,9 +18,7 @@ export class AccessLogs extends Construct {
   constructor(scope: Construct, id: string, props: AccessLogsProps) {
     super(scope, id);
     this.bucket = new Bucket(this, 'Bucket', {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
+      ...PRIVATE_BUCKET,
       // CloudFront standard logging writes with an ACL, so the bucket must accept object writers' ACLs.
       objectOwnership: ObjectOwnership.OBJECT_WRITER,
       lifecycleRules: [{ expiration: Duration.days(props.retentionDays) }],

@@ -1,5 +1,6 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket } from 'aws-cdk-lib/aws-s3';
+import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
+import { PRIVATE_BUCKET } from './private-bucket';
 import { Construct } from 'constructs';
 
 export interface ImageStoreProps {
@@ -18,9 +19,7 @@ export class ImageStore extends Construct {
   constructor(scope: Construct, id: string, props: ImageStoreProps) {
     super(scope, id);
     this.bucket = new Bucket(this, 'Bucket', {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
+      ...PRIVATE_BUCKET,
       serverAccessLogsBucket: props.accessLogs,
       serverAccessLogsPrefix: 's3/images/',
       lifecycleRules: [

@@ -19,13 +19,8 @@ import {
 import { RestApiOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
-import {
-  BlockPublicAccess,
-  Bucket,
-  BucketEncryption,
-  type CfnBucket,
-  type IBucket,
-} from 'aws-cdk-lib/aws-s3';
+import { Bucket, type CfnBucket, type IBucket } from 'aws-cdk-lib/aws-s3';
+import { PRIVATE_BUCKET } from './private-bucket';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { IMAGES_PATH_PREFIX } from '../../lambdas/contract/routes';
@@ -71,9 +66,7 @@ export class WebHosting extends Construct {
     super(scope, id);
 
     this.bucket = new Bucket(this, 'Bucket', {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
+      ...PRIVATE_BUCKET,
       serverAccessLogsBucket: props.accessLogs,
       serverAccessLogsPrefix: 's3/web/',
       // Kept on teardown (emptying it would need CDK's auto-delete function and its AWS-managed policy);
