@@ -1,5 +1,5 @@
 import type { Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { initMessage } from '../../lambdas/contract/languages';
 import {
   holdSpeech,
@@ -8,20 +8,13 @@ import {
   speech,
   speechLog,
   startConversation,
-  startTestApp,
+  useTestApp,
   statusOf,
   typeAndWait,
   waitForStatus,
-  type TestApp,
 } from './support/app';
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(async () => {
-  await app?.close();
-});
+const app = useTestApp();
 
 function chatBodies(requests: Request[]) {
   return requests

@@ -1,14 +1,8 @@
 import type { Page, Request, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApp, startConversation, startTestApp, typeAndWait, type TestApp } from './support/app';
+import { describe, expect, it } from 'vitest';
+import { openApp, startConversation, useTestApp, typeAndWait } from './support/app';
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(async () => {
-  await app?.close();
-});
+const app = useTestApp();
 
 const dialog = (page: Page) => page.getByRole('dialog', { name: 'Share Your Feedback' });
 

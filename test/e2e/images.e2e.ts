@@ -1,21 +1,8 @@
 import type { Page, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  openApp,
-  startConversation,
-  startTestApp,
-  typeAndWait,
-  waitForStatus,
-  type TestApp,
-} from './support/app';
+import { describe, expect, it } from 'vitest';
+import { openApp, startConversation, useTestApp, typeAndWait, waitForStatus } from './support/app';
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(async () => {
-  await app?.close();
-});
+const app = useTestApp();
 
 const PROMPT = 'Saturn with its bright rings, in a friendly sketch';
 

@@ -1,16 +1,10 @@
 import type { Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { initMessage, LANGUAGES, type Locale } from '../../lambdas/contract/languages';
 import { MESSAGES } from '../../web/src/i18n/messages';
-import { openApp, speech, speechLog, startTestApp, waitForStatus, type TestApp } from './support/app';
+import { openApp, speech, speechLog, useTestApp, waitForStatus } from './support/app';
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(async () => {
-  await app?.close();
-});
+const app = useTestApp();
 
 async function startIn(page: Page, locale: Locale): Promise<Request[]> {
   const requests: Request[] = [];

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { join } from 'node:path';
 import type { Page, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   DESKTOP,
   openApp,
@@ -9,19 +9,12 @@ import {
   SCREENSHOTS,
   speech,
   startConversation,
-  startTestApp,
+  useTestApp,
   typeAndWait,
   waitForStatus,
-  type TestApp,
 } from './support/app';
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(async () => {
-  await app?.close();
-});
+const app = useTestApp();
 
 async function seriousViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).analyze();

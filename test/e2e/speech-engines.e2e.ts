@@ -1,21 +1,8 @@
 import type { Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  openApp,
-  speechLog,
-  startConversation,
-  startTestApp,
-  waitForStatus,
-  type TestApp,
-} from './support/app';
+import { describe, expect, it } from 'vitest';
+import { openApp, speechLog, startConversation, useTestApp, waitForStatus } from './support/app';
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(async () => {
-  await app?.close();
-});
+const app = useTestApp();
 
 const IPHONE_UA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';

@@ -3,6 +3,7 @@ import { mkdtemp, mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { startLocalServer } from '../../../lambdas/local/server';
 import { installSpeechFakes, type SpeechLog } from './speech-fakes';
 
@@ -62,6 +63,33 @@ export interface OpenOptions {
 }
 
 /** A fresh context (no shared state between tests) with the speech fakes in place. */
+/**
+ * Starts one test app for the calling test file (beforeAll) and closes it after (afterAll). The handle
+ * reads through to the started app, so tests use it as they would the app itself.
+ */
+export function useTestApp(): TestApp {
+  let started: TestApp | undefined;
+  beforeAll(async () => {
+    started = await startTestApp();
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  const current = (): TestApp => {
+    if (!started) throw new Error('The test app is not started yet: use it inside a test.');
+    return started;
+  };
+  return {
+    get url() {
+      return current().url;
+    },
+    get browser() {
+      return current().browser;
+    },
+    close: () => current().close(),
+  };
+}
+
 export async function openApp(
   app: TestApp,
   options: OpenOptions = {},
