@@ -1,14 +1,15 @@
 import { fileURLToPath } from 'node:url';
 import type { Duration } from 'aws-cdk-lib';
-import { RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Stack, Validations } from 'aws-cdk-lib';
 import type { ITableV2, ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { CfnBucket, IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { functionLogRole } from './function-log-role';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -31,25 +32,7 @@ export interface AstroFunctionProps {
  */
 export class AstroFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: AstroFunctionProps) {
-    const logGroup = new LogGroup(scope, `${id}Logs`, {
-      retention: props.logRetention,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
-    // Its own role with an inline policy for its log group, instead of AWSLambdaBasicExecutionRole
-    // (which may write to any log group in the account).
-    const role = new Role(scope, `${id}Role`, {
-      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      inlinePolicies: {
-        Logs: new PolicyDocument({
-          statements: [
-            new PolicyStatement({
-              actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
-              resources: [logGroup.logGroupArn],
-            }),
-          ],
-        }),
-      },
-    });
+    const { logGroup, role } = functionLogRole(scope, id, props.logRetention);
     super(scope, id, {
       role,
       entry: `${REPO_ROOT}lambdas/${props.entryFolder}/handler.ts`,

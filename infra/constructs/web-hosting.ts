@@ -17,9 +17,10 @@ import {
   type ResponseSecurityHeadersBehavior,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { RestApiOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
-import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Role } from 'aws-cdk-lib/aws-iam';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Bucket, type CfnBucket, type IBucket } from 'aws-cdk-lib/aws-s3';
+import { functionLogRole } from './function-log-role';
 import { PRIVATE_BUCKET } from './private-bucket';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
@@ -152,23 +153,7 @@ export class WebHosting extends Construct {
 
     // The upload runs in CDK's BucketDeployment function; it gets a role and log group of our own so no
     // AWS-managed policy is attached and its logs expire.
-    const deployLogs = new LogGroup(this, 'DeployLogs', {
-      retention: props.logRetention,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
-    const deployRole = new Role(this, 'DeployRole', {
-      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      inlinePolicies: {
-        Logs: new PolicyDocument({
-          statements: [
-            new PolicyStatement({
-              actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
-              resources: [deployLogs.logGroupArn],
-            }),
-          ],
-        }),
-      },
-    });
+    const { logGroup: deployLogs, role: deployRole } = functionLogRole(this, 'Deploy', props.logRetention);
     const deployment = { role: deployRole, logGroup: deployLogs, memoryLimit: 512 };
 
     // Hashed assets never change under a name: cached for a year, and old ones kept (prune off) so a page
