@@ -158,6 +158,7 @@ describe('the Azure speech engine', () => {
     await engine.startListening('es-ES', {
       onInterim: (text) => heard.push(`interim:${text}`),
       onFinal: (text) => heard.push(`final:${text}`),
+      onHealth: () => undefined,
     });
     const recognizer = fake.recognizers[0];
     expect(fake.configs[0]).toMatchObject({
@@ -194,7 +195,11 @@ describe('the Azure speech engine', () => {
   it('refreshes the token a minute before it expires and sets it on the live recogniser', async () => {
     const fetchToken = vi.fn(async () => tokenAt('second-token', 10));
     const { engine, fake } = engineWith({ fetchToken });
-    await engine.startListening('en-US', { onInterim: () => undefined, onFinal: () => undefined });
+    await engine.startListening('en-US', {
+      onInterim: () => undefined,
+      onFinal: () => undefined,
+      onHealth: () => undefined,
+    });
     await vi.advanceTimersByTimeAsync(8 * 60_000);
     expect(fetchToken).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(60_000);
@@ -209,7 +214,11 @@ describe('the Azure speech engine', () => {
 
   it('stops and closes the recogniser and releases the microphone on stop and dispose', async () => {
     const { engine, fake, mic, output } = engineWith();
-    await engine.startListening('en-US', { onInterim: () => undefined, onFinal: () => undefined });
+    await engine.startListening('en-US', {
+      onInterim: () => undefined,
+      onFinal: () => undefined,
+      onHealth: () => undefined,
+    });
     engine.dispose();
     await vi.runAllTimersAsync();
     expect(fake.recognizers[0]?.calls).toEqual(['start', 'stop', 'close']);

@@ -64,6 +64,7 @@ const handlers = () => {
     heard,
     onInterim: (text: string) => heard.push(`interim:${text}`),
     onFinal: (text: string) => heard.push(`final:${text}`),
+    onHealth: () => undefined,
   };
 };
 

@@ -32,6 +32,9 @@ class FakeEngine implements SpeechEngine {
   setSpeed(speed: number) {
     this.speeds.push(speed);
   }
+  stopSpeaking() {
+    for (const finisher of this.finishers.splice(0)) finisher.resolve();
+  }
   dispose() {
     this.disposed = true;
     this.listeningIn = null;

@@ -173,6 +173,7 @@ export class ConversationController {
         .startListening(locale, {
           onInterim: (text) => this.dispatch({ type: 'interim_recognized', text }),
           onFinal: (text) => void this.submitUtterance(text),
+          onHealth: () => undefined,
         })
         .catch((error: unknown) => {
           logError('speech recognition could not start', error);

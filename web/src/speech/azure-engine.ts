@@ -119,6 +119,10 @@ export class AzureSpeechEngine implements SpeechEngine {
     await this.options.player.play(new Blob([audio], { type: 'audio/mpeg' }), speed);
   }
 
+  stopSpeaking(): void {
+    this.options.player.stop();
+  }
+
   setSpeed(speed: number): void {
     this.options.player.setRate(speed);
   }

@@ -153,6 +153,10 @@ export class BrowserSpeechEngine implements SpeechEngine {
     });
   }
 
+  stopSpeaking(): void {
+    this.cancelSpeech();
+  }
+
   /** The Web Speech API fixes the rate when an utterance starts; the next reply uses the new speed. */
   setSpeed(): void {}
 
