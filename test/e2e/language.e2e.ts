@@ -43,7 +43,7 @@ describe('languages in Chromium', () => {
     expect(await page.locator('html').getAttribute('lang')).toBe('fr-FR');
     const log = await speechLog(page);
     expect(log.recognition[0]?.lang).toBe('fr-FR');
-    expect(log.utterances[0]?.lang).toBe('fr-FR');
+    expect(log.utterances[0]).toMatchObject({ lang: 'fr-FR', voice: 'Fake fr-FR' });
 
     await page.getByRole('button', { name: MESSAGES['fr-FR'].end }).click();
     expect(await page.getByLabel('Langue').isDisabled()).toBe(false);

@@ -1,14 +1,27 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BrowserSpeechEngine, speakingDeadlineMs } from '../../web/src/speech/browser-engine';
+import {
+  BROWSER_SPEECH_TIMINGS,
+  BrowserSpeechEngine,
+  speakingDeadlineMs,
+} from '../../web/src/speech/browser-engine';
+import { NoVoiceError, type ListeningHealth } from '../../web/src/speech/engine';
 
 /** Scripted Web Speech API objects, as a browser window would hold them. */
-function fakeWindow() {
+function fakeWindow(
+  initialVoices: { lang: string; name: string }[] = [
+    { lang: 'en_GB', name: 'British' },
+    { lang: 'it-IT', name: 'Elsa' },
+  ],
+) {
+  let voices = initialVoices;
+  const voiceListeners: (() => void)[] = [];
   const recognitions: FakeRecognition[] = [];
   const spoken: FakeUtterance[] = [];
   class FakeRecognition {
     continuous = false;
     interimResults = false;
     lang = '';
+    onstart: (() => void) | null = null;
     onresult: ((event: unknown) => void) | null = null;
     onerror: ((event: { error: string }) => void) | null = null;
     onend: (() => void) | null = null;
@@ -36,6 +49,7 @@ function fakeWindow() {
     lang = '';
     rate = 1;
     voice: unknown = null;
+    onstart: (() => void) | null = null;
     onend: (() => void) | null = null;
     onerror: ((event: { error: string }) => void) | null = null;
     constructor(readonly text: string) {}
@@ -44,10 +58,19 @@ function fakeWindow() {
   const speechSynthesis = {
     speak: (utterance: FakeUtterance) => spoken.push(utterance),
     cancel: () => void canceled.push(spoken.length),
-    getVoices: () => [
-      { lang: 'en_GB', name: 'British' },
-      { lang: 'it-IT', name: 'Elsa' },
-    ],
+    getVoices: () => voices,
+    addEventListener: (type: string, listener: () => void) => {
+      if (type === 'voiceschanged') voiceListeners.push(listener);
+    },
+    removeEventListener: (type: string, listener: () => void) => {
+      const index = voiceListeners.indexOf(listener);
+      if (type === 'voiceschanged' && index >= 0) voiceListeners.splice(index, 1);
+    },
+  };
+  /** The browser finishing loading its voice list. */
+  const loadVoices = (loaded: { lang: string; name: string }[]) => {
+    voices = loaded;
+    for (const listener of [...voiceListeners]) listener();
   };
   const win = {
     webkitSpeechRecognition: FakeRecognition,
@@ -55,18 +78,30 @@ function fakeWindow() {
     SpeechSynthesisUtterance: FakeUtterance,
   };
   // Only the members the engine reads; the cast says so.
-  return { win: win as never, recognitions, spoken, canceled };
+  return { win: win as never, recognitions, spoken, canceled, loadVoices, voiceListeners };
 }
 
 const handlers = () => {
   const heard: string[] = [];
+  const health: ListeningHealth[] = [];
   return {
     heard,
+    health,
     onInterim: (text: string) => heard.push(`interim:${text}`),
     onFinal: (text: string) => heard.push(`final:${text}`),
-    onHealth: () => undefined,
+    onHealth: (value: ListeningHealth) => health.push(value),
   };
 };
+
+/** Settles, or says it is still pending: for asserting what has and has not happened yet. */
+function outcomeOf(promise: Promise<void>): () => string {
+  let outcome = 'pending';
+  promise.then(
+    () => (outcome = 'resolved'),
+    (error: Error) => (outcome = `rejected: ${error.message}`),
+  );
+  return () => outcome;
+}
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
@@ -77,7 +112,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('the browser speech engine', () => {
+describe('the browser speech engine: listening', () => {
   it('uses webkitSpeechRecognition continuously with interim results in the locale', async () => {
     const { win, recognitions } = fakeWindow();
     const engine = new BrowserSpeechEngine(win);
@@ -96,63 +131,183 @@ describe('the browser speech engine', () => {
       { text: 'e', isFinal: false },
     ]);
     expect(h.heard).toEqual(['interim:o que é', 'final:O que é um cometa?', 'interim:e']);
+    expect(h.health).toEqual(['listening']);
   });
 
-  it('restarts recognition when the browser ends it while listening, but not after stop', async () => {
+  it('restarts recognition at once when the browser ends it after silence, but not after stop', async () => {
     const { win, recognitions } = fakeWindow();
     const engine = new BrowserSpeechEngine(win);
-    await engine.startListening('en-US', handlers());
+    const h = handlers();
+    await engine.startListening('en-US', h);
     const recognition = recognitions[0];
+    recognition?.onstart?.();
+    recognition?.onerror?.({ error: 'no-speech' });
     recognition?.onend?.();
     await vi.runAllTimersAsync();
     expect(recognition?.calls).toEqual(['start', 'start']);
+    // Routine: the learner never sees a reconnect for a quiet moment.
+    expect(h.health).toEqual(['listening']);
     await engine.stopListening();
     recognition?.onend?.();
     await vi.runAllTimersAsync();
     expect(recognition?.calls).toEqual(['start', 'start', 'abort']);
   });
 
-  it('gives up restarting when the microphone is refused', async () => {
+  it('clears the interim text when the browser ends recognition mid-phrase', async () => {
     const { win, recognitions } = fakeWindow();
     const engine = new BrowserSpeechEngine(win);
-    await engine.startListening('en-US', handlers());
+    const h = handlers();
+    await engine.startListening('en-US', h);
+    recognitions[0]?.emit([{ text: 'what is', isFinal: false }]);
+    recognitions[0]?.onend?.();
+    expect(h.heard).toEqual(['interim:what is', 'interim:']);
+  });
+
+  it('reconnects with backoff after a network error, saying so, and is healthy again once it starts', async () => {
+    const { win, recognitions } = fakeWindow();
+    const timings = { ...BROWSER_SPEECH_TIMINGS, reconnectBackoffMs: [500, 1_000, 10_000] };
+    const engine = new BrowserSpeechEngine(win, timings);
+    const h = handlers();
+    await engine.startListening('en-US', h);
+    const recognition = recognitions[0];
+    recognition?.onstart?.();
+    const fail = () => {
+      recognition?.onerror?.({ error: 'network' });
+      recognition?.onend?.();
+    };
+    fail();
+    expect(h.health).toEqual(['listening', 'reconnecting']);
+    await vi.advanceTimersByTimeAsync(499);
+    expect(recognition?.calls).toEqual(['start']);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(recognition?.calls).toEqual(['start', 'start']);
+    fail();
+    await vi.advanceTimersByTimeAsync(999);
+    expect(recognition?.calls).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(recognition?.calls).toHaveLength(3);
+    // The last delay repeats for as long as it keeps failing.
+    fail();
+    await vi.advanceTimersByTimeAsync(10_000);
+    fail();
+    await vi.advanceTimersByTimeAsync(9_999);
+    expect(recognition?.calls).toHaveLength(4);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(recognition?.calls).toHaveLength(5);
+    recognition?.onstart?.();
+    expect(h.health).toEqual(['listening', 'reconnecting', 'listening']);
+    // Healthy again: the next failure starts the backoff from the beginning.
+    fail();
+    await vi.advanceTimersByTimeAsync(500);
+    expect(recognition?.calls).toHaveLength(6);
+  });
+
+  it('keeps trying when the browser refuses to start recognition', async () => {
+    const { win, recognitions } = fakeWindow();
+    const engine = new BrowserSpeechEngine(win, { ...BROWSER_SPEECH_TIMINGS, reconnectBackoffMs: [500] });
+    const h = handlers();
+    await engine.startListening('en-US', h);
+    const recognition = recognitions[0];
+    if (!recognition) throw new Error('no recogniser');
+    recognition.start = () => {
+      recognition.calls.push('start');
+      throw new DOMException('busy', 'InvalidStateError');
+    };
+    recognition.onerror?.({ error: 'audio-capture' });
+    recognition.onend?.();
+    await vi.advanceTimersByTimeAsync(500);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(recognition.calls).toEqual(['start', 'start', 'start']);
+    expect(h.health).toEqual(['reconnecting']);
+    await engine.stopListening();
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(recognition.calls).toEqual(['start', 'start', 'start', 'abort']);
+  });
+
+  it('stops and says so when the microphone is refused, instead of a dead "Listening"', async () => {
+    const { win, recognitions } = fakeWindow();
+    const engine = new BrowserSpeechEngine(win);
+    const h = handlers();
+    await engine.startListening('en-US', h);
     const recognition = recognitions[0];
     recognition?.onerror?.({ error: 'not-allowed' });
     recognition?.onend?.();
     await vi.runAllTimersAsync();
     expect(recognition?.calls).toEqual(['start']);
+    expect(h.health).toEqual(['microphone_denied']);
   });
 
+  it('says it cannot listen when the browser has no SpeechRecognition', () => {
+    expect(new BrowserSpeechEngine({} as never).canListen).toBe(false);
+  });
+});
+
+describe('the browser speech engine: speaking', () => {
   it('speaks in the locale at the speed with a matching voice, resolving when it ends', async () => {
     const { win, spoken } = fakeWindow();
     const engine = new BrowserSpeechEngine(win);
     const speaking = engine.speak('Ciao!', 'it-IT', 1.25);
+    await vi.advanceTimersByTimeAsync(0);
     expect(spoken[0]).toMatchObject({ text: 'Ciao!', lang: 'it-IT', rate: 1.25, voice: { name: 'Elsa' } });
+    spoken[0]?.onstart?.();
     spoken[0]?.onend?.();
     await expect(speaking).resolves.toBeUndefined();
+  });
+
+  it('queues sentences: all go to the browser at once, each settles when its own utterance ends', async () => {
+    const { win, spoken } = fakeWindow();
+    const engine = new BrowserSpeechEngine(win);
+    const first = outcomeOf(engine.speak('One.', 'en-US', 1));
+    const second = outcomeOf(engine.speak('Two.', 'en-US', 1));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(spoken.map((utterance) => utterance.text)).toEqual(['One.', 'Two.']);
+    spoken[0]?.onstart?.();
+    spoken[0]?.onend?.();
+    await vi.advanceTimersByTimeAsync(0);
+    expect([first(), second()]).toEqual(['resolved', 'pending']);
+    // The second's start deadline runs only from when it reaches the head of the queue.
+    await vi.advanceTimersByTimeAsync(BROWSER_SPEECH_TIMINGS.startDeadlineMs - 1);
+    spoken[1]?.onstart?.();
+    spoken[1]?.onend?.();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(second()).toBe('resolved');
   });
 
   it('rejects when synthesis fails, so the conversation returns to listening', async () => {
     const { win, spoken } = fakeWindow();
     const engine = new BrowserSpeechEngine(win);
     const speaking = engine.speak('Hello', 'en-US', 1);
+    await vi.advanceTimersByTimeAsync(0);
     spoken[0]?.onerror?.({ error: 'synthesis-failed' });
     await expect(speaking).rejects.toThrow('synthesis-failed');
   });
 
-  it('gives up on an utterance whose end event never comes, so the conversation cannot get stuck', async () => {
+  it('gives up at once when the browser never starts speaking (no working voice), cancelling the queue', async () => {
     const { win, canceled } = fakeWindow();
     const engine = new BrowserSpeechEngine(win);
+    const first = outcomeOf(engine.speak('One.', 'en-US', 1));
+    const second = outcomeOf(engine.speak('Two.', 'en-US', 1));
+    await vi.advanceTimersByTimeAsync(BROWSER_SPEECH_TIMINGS.startDeadlineMs - 1);
+    expect([first(), second()]).toEqual(['pending', 'pending']);
+    await vi.advanceTimersByTimeAsync(1);
+    expect([first(), second()]).toEqual([
+      'rejected: Speech synthesis did not start in time',
+      'rejected: Speech synthesis did not start in time',
+    ]);
+    expect(canceled).toEqual([2]);
+  });
+
+  it('gives up on an utterance whose end event never comes, so the conversation cannot get stuck', async () => {
+    const { win, spoken, canceled } = fakeWindow();
+    const engine = new BrowserSpeechEngine(win);
     const text = 'A reply whose end event the browser loses.';
-    const speaking = engine.speak(text, 'en-US', 2);
-    const outcome = speaking.then(
-      () => 'ended',
-      (error: Error) => error.message,
-    );
+    const outcome = outcomeOf(engine.speak(text, 'en-US', 2));
+    await vi.advanceTimersByTimeAsync(0);
+    spoken[0]?.onstart?.();
     await vi.advanceTimersByTimeAsync(speakingDeadlineMs(text, 2) - 1);
     expect(canceled).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
-    expect(await outcome).toBe('Speech synthesis did not finish in time');
+    expect(outcome()).toBe('rejected: Speech synthesis did not finish in time');
     expect(canceled).toEqual([1]);
   });
 
@@ -161,7 +316,67 @@ describe('the browser speech engine', () => {
     expect(speakingDeadlineMs('x'.repeat(500), 2)).toBe(60_000);
   });
 
-  it('says it cannot listen when the browser has no SpeechRecognition', () => {
-    expect(new BrowserSpeechEngine({} as never).canListen).toBe(false);
+  it('Skip stops what is speaking and drops the queue; every waiting speak() resolves', async () => {
+    const { win, spoken, canceled } = fakeWindow();
+    const engine = new BrowserSpeechEngine(win);
+    const first = outcomeOf(engine.speak('One.', 'en-US', 1));
+    const second = outcomeOf(engine.speak('Two.', 'en-US', 1));
+    await vi.advanceTimersByTimeAsync(0);
+    spoken[0]?.onstart?.();
+    engine.stopSpeaking();
+    await vi.advanceTimersByTimeAsync(0);
+    expect([first(), second()]).toEqual(['resolved', 'resolved']);
+    expect(canceled).toEqual([2]);
+    // The browser's late 'interrupted' error for the dropped utterance changes nothing.
+    spoken[1]?.onerror?.({ error: 'interrupted' });
+    // And no deadline is left running.
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('rejects with NoVoiceError when the browser has no voice for the language', async () => {
+    const { win, spoken } = fakeWindow([{ lang: 'en-US', name: 'Samantha' }]);
+    const engine = new BrowserSpeechEngine(win);
+    await expect(engine.speak('שלום', 'he-IL', 1)).rejects.toBeInstanceOf(NoVoiceError);
+    expect(spoken).toEqual([]);
+  });
+
+  it('waits for the voice list to load, then speaks with the matching voice', async () => {
+    const { win, spoken, loadVoices } = fakeWindow([]);
+    const engine = new BrowserSpeechEngine(win);
+    const outcome = outcomeOf(engine.speak('Bonjour', 'fr-FR', 1));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(spoken).toEqual([]);
+    loadVoices([{ lang: 'fr-FR', name: 'Denise' }]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(spoken[0]).toMatchObject({ text: 'Bonjour', voice: { name: 'Denise' } });
+    spoken[0]?.onstart?.();
+    spoken[0]?.onend?.();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(outcome()).toBe('resolved');
+  });
+
+  it('decides there is no voice when the list stays empty, waiting only once per engine', async () => {
+    const { win, voiceListeners } = fakeWindow([]);
+    const engine = new BrowserSpeechEngine(win);
+    const first = outcomeOf(engine.speak('Hello', 'en-US', 1));
+    await vi.advanceTimersByTimeAsync(BROWSER_SPEECH_TIMINGS.voicesWaitMs - 1);
+    expect(first()).toBe('pending');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(first()).toBe('rejected: no speech voice for en-US');
+    expect(voiceListeners).toEqual([]);
+    const second = outcomeOf(engine.speak('Hello again', 'en-US', 1));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(second()).toBe('rejected: no speech voice for en-US');
+  });
+
+  it('speaks nothing for a reply skipped while the voice list was loading', async () => {
+    const { win, spoken, loadVoices } = fakeWindow([]);
+    const engine = new BrowserSpeechEngine(win);
+    const outcome = outcomeOf(engine.speak('Hello', 'en-US', 1));
+    engine.stopSpeaking();
+    loadVoices([{ lang: 'en-US', name: 'Samantha' }]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(outcome()).toBe('resolved');
+    expect(spoken).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { initMessage, type Locale } from '../../lambdas/contract/languages';
 import type { ChatRequest, FeedbackRequest } from '../../lambdas/contract/schemas';
 import type { ChatReply } from '../../web/src/api/chat';
 import { ConversationController, type ConversationDeps } from '../../web/src/conversation/controller';
-import type { RecognitionHandlers, SpeechEngine } from '../../web/src/speech/engine';
+import { NoVoiceError, type RecognitionHandlers, type SpeechEngine } from '../../web/src/speech/engine';
 
 const IDS = ['6f1c0a3e-8d1b-4c0e-9a55-0b2d3c4e5f60', '7a2d1b4f-9e2c-4d1f-8b66-1c3e4d5f6a71'];
 
@@ -16,7 +16,7 @@ class FakeEngine implements SpeechEngine {
   spoken: { text: string; locale: Locale; speed: number }[] = [];
   speeds: number[] = [];
   disposed = false;
-  private finishers: { resolve: () => void; reject: (error: Error) => void }[] = [];
+  finishers: { resolve: () => void; reject: (error: Error) => void }[] = [];
 
   async startListening(locale: Locale, handlers: RecognitionHandlers) {
     this.listeningIn = locale;
@@ -61,7 +61,7 @@ interface Harness {
   feedbackWith: (result: Error | null) => void;
 }
 
-function harness(): Harness {
+function harness(options: Partial<Pick<ConversationDeps, 'createEngine' | 'engineReadyMs'>> = {}): Harness {
   const engine = new FakeEngine();
   let nextReply: Partial<ChatReply> | Error = { response: 'Hello, I am **Astro**!' };
   let nextImage: string | Error | Promise<{ imageUrl: string }> = '/images/1.svg';
@@ -99,6 +99,7 @@ function harness(): Harness {
       h.unlocks += 1;
     },
     newConversationId: () => ids.shift() ?? 'no-more-ids',
+    ...options,
   };
   h.controller = new ConversationController(deps);
   return h;
@@ -329,5 +330,99 @@ describe('the conversation controller', () => {
     expect(h.controller.getState().active).toBe(false);
     h.controller.start();
     expect(h.controller.getState().active).toBe(true);
+  });
+});
+
+describe('Skip, listening health and missing voices', () => {
+  it('Skip stops the engine speaking and listens again at once, keeping the reply on screen', async () => {
+    const h = harness();
+    h.controller.start();
+    await settle();
+    expect(h.controller.getState().status).toBe('speaking');
+    h.controller.skip();
+    expect(h.controller.getState().status).toBe('listening');
+    expect(h.controller.getState().messages.map((message) => message.text)).toEqual([
+      'Hello, I am **Astro**!',
+    ]);
+    // The fake engine's stopSpeaking resolved the pending speak(): nothing is left playing.
+    expect(h.engine.finishers).toEqual([]);
+  });
+
+  it('Skip does nothing unless Astro is speaking', async () => {
+    const h = harness();
+    await listening(h);
+    const before = h.controller.getState();
+    h.controller.skip();
+    expect(h.controller.getState()).toBe(before);
+  });
+
+  it('a reply skipped while the engine was still getting ready is never spoken, and cannot end a later reply', async () => {
+    let engineReady: (engine: SpeechEngine) => void = () => undefined;
+    const h = harness({ createEngine: () => new Promise((resolve) => (engineReady = resolve)) });
+    h.controller.start();
+    await settle();
+    expect(h.controller.getState().status).toBe('speaking');
+    h.controller.skip();
+    engineReady(h.engine);
+    await settle();
+    expect(h.engine.spoken).toEqual([]);
+    // The next reply speaks, and stays speaking until its own playback ends.
+    h.engine.handlers?.onFinal('What is a comet?');
+    await settle();
+    expect(h.engine.spoken).toHaveLength(1);
+    expect(h.controller.getState().status).toBe('speaking');
+    h.engine.finishPlayback();
+    await settle();
+    expect(h.controller.getState().status).toBe('listening');
+  });
+
+  it('a reply is shown, not spoken, when the engine never gets ready, and the conversation listens again', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const h = harness({
+        createEngine: () => new Promise<SpeechEngine>(() => undefined),
+        engineReadyMs: 5_000,
+      });
+      h.controller.start();
+      await vi.advanceTimersByTimeAsync(4_999);
+      expect(h.controller.getState().status).toBe('speaking');
+      await vi.advanceTimersByTimeAsync(1);
+      expect(h.controller.getState().status).toBe('listening');
+      expect(h.controller.getState().messages).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('shows what the engine says about recognition, only for the engine of this conversation', async () => {
+    const h = harness();
+    await listening(h);
+    h.engine.handlers?.onHealth('reconnecting');
+    expect(h.controller.getState().listeningHealth).toBe('reconnecting');
+    h.engine.handlers?.onHealth('listening');
+    expect(h.controller.getState().listeningHealth).toBe('listening');
+    const stale = h.engine.handlers;
+    h.controller.end();
+    stale?.onHealth('microphone_denied');
+    expect(h.controller.getState().listeningHealth).toBe(null);
+  });
+
+  it('notes a missing voice when the engine has none for the language, and listens again', async () => {
+    const h = harness();
+    h.controller.selectLanguage('he-IL');
+    h.controller.start();
+    await settle();
+    h.engine.finishPlayback(new NoVoiceError('he-IL'));
+    await settle();
+    expect(h.controller.getState()).toMatchObject({ status: 'listening', voiceMissing: true });
+  });
+
+  it('a failure other than a missing voice adds no note', async () => {
+    const h = harness();
+    h.controller.start();
+    await settle();
+    h.engine.finishPlayback(new Error('Speech synthesis did not start in time'));
+    await settle();
+    expect(h.controller.getState()).toMatchObject({ status: 'listening', voiceMissing: false });
   });
 });

@@ -166,6 +166,42 @@ describe('the conversation reducer (SPEC §4)', () => {
     expect(run(started(), { type: 'interim_recognized', text: 'what' }).interim).toBe('');
   });
 
+  it('clears the interim text when recognition says so (no match, an empty phrase), in any status', () => {
+    const half = run(listening(), { type: 'interim_recognized', text: 'what is' });
+    expect(run(half, { type: 'interim_recognized', text: '' }).interim).toBe('');
+    const typed = run(half, utterance('Hi', 1));
+    expect(run(typed, { type: 'interim_recognized', text: '' })).toBe(typed);
+  });
+
+  it('takes the interim text away with a final phrase that is rejected because Astro is not listening', () => {
+    const half = run(listening(), { type: 'interim_recognized', text: 'what is' });
+    // A typed message is accepted; the recogniser's interim from before it is cleared with it.
+    const thinking = run(half, utterance('Hi', 1));
+    expect(thinking.interim).toBe('');
+    // Force a stale interim while thinking (as a late recogniser event could leave it), then a rejected phrase.
+    const stale: ConversationState = { ...thinking, interim: 'echo of Astro' };
+    const rejected = run(stale, utterance('echo of Astro speaking', 2));
+    expect(rejected).toMatchObject({ status: 'thinking', interim: '' });
+    expect(rejected.messages).toHaveLength(thinking.messages.length);
+  });
+
+  it('records recognition health for the active conversation and forgets it at End or Start', () => {
+    const down = run(listening(), { type: 'listening_health', health: 'reconnecting' });
+    expect(down.listeningHealth).toBe('reconnecting');
+    expect(run(down, { type: 'ended' }).listeningHealth).toBe(null);
+    expect(run(initialState, { type: 'listening_health', health: 'reconnecting' })).toBe(initialState);
+    const again = run(down, { type: 'ended' }, { type: 'started', conversationId: ID });
+    expect(again.listeningHealth).toBe(null);
+  });
+
+  it('notes a missing voice for the current conversation only, until the next Start', () => {
+    const missing = run(listening(), { type: 'voice_missing', conversationId: ID });
+    expect(missing.voiceMissing).toBe(true);
+    expect(run(listening(), { type: 'voice_missing', conversationId: 'another' }).voiceMissing).toBe(false);
+    const restarted = run(missing, { type: 'ended' }, { type: 'started', conversationId: ID });
+    expect(restarted.voiceMissing).toBe(false);
+  });
+
   it('End marks inactive, sets idle and clears interim, keeping the transcript on screen', () => {
     const state = run(listening(), { type: 'interim_recognized', text: 'half a' }, { type: 'ended' });
     expect(state).toMatchObject({ active: false, status: 'idle', interim: '' });

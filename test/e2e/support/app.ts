@@ -110,7 +110,7 @@ export function speechLog(page: Page): Promise<SpeechLog> {
   return page.evaluate(() => (window as unknown as { __speech: { log: SpeechLog } }).__speech.log);
 }
 
-type SpeechControl = 'say' | 'interim' | 'endByBrowser' | 'finishSpeaking';
+type SpeechControl = 'say' | 'interim' | 'endByBrowser' | 'finishSpeaking' | 'failRecognition';
 
 /** Drives the fake recogniser / synthesis inside the page. */
 export function speech(page: Page, control: SpeechControl, text = ''): Promise<boolean> {
@@ -128,6 +128,22 @@ export function holdSpeech(page: Page, hold: boolean): Promise<void> {
   return page.evaluate((value) => {
     (window as unknown as { __speech: { holdSpeech(hold: boolean): void } }).__speech.holdSpeech(value);
   }, hold);
+}
+
+/** Before Start: the browser refuses the microphone, or has no speech voices at all. */
+export function setSpeechEnvironment(
+  page: Page,
+  environment: { readonly refuseMicrophone?: boolean; readonly voices?: boolean },
+): Promise<void> {
+  return page.evaluate(({ refuseMicrophone, voices }) => {
+    const api = (
+      window as unknown as {
+        __speech: { refuseMicrophone(refuse: boolean): void; setVoices(present: boolean): void };
+      }
+    ).__speech;
+    if (refuseMicrophone !== undefined) api.refuseMicrophone(refuseMicrophone);
+    if (voices !== undefined) api.setVoices(voices);
+  }, environment);
 }
 
 /** The status line's text. */

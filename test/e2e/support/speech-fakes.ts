@@ -17,6 +17,8 @@ export interface SpokenUtterance {
   readonly text: string;
   readonly lang: string;
   readonly rate: number;
+  /** The name of the voice the app chose, null when it chose none. */
+  readonly voice: string | null;
 }
 
 export interface MediaPlay {
@@ -41,11 +43,34 @@ export function installSpeechFakes(): void {
   /** While true, utterances keep "speaking" until the test calls finishSpeaking(). */
   let holdSpeech = false;
   const pendingEnds: (() => void)[] = [];
+  /** While true, the browser refuses the microphone (error 'not-allowed' at every start). */
+  let refuseMicrophone = false;
+  /** One voice per language the app speaks, as a desktop browser has; a test may take them away. */
+  const allVoices = [
+    'en-US',
+    'es-ES',
+    'pt-BR',
+    'fr-FR',
+    'de-DE',
+    'it-IT',
+    'ar-SA',
+    'zh-CN',
+    'ja-JP',
+    'he-IL',
+  ].map((lang) => ({
+    lang,
+    name: `Fake ${lang}`,
+    default: lang === 'en-US',
+    localService: true,
+    voiceURI: lang,
+  }));
+  let voices = allVoices;
 
   class FakeRecognition {
     continuous = false;
     interimResults = false;
     lang = '';
+    onstart: Handler = null;
     onresult: Handler = null;
     onerror: Handler = null;
     onend: Handler = null;
@@ -63,6 +88,15 @@ export function installSpeechFakes(): void {
       this.running = true;
       if (!instances.includes(this)) instances.push(this);
       this.record('start');
+      if (refuseMicrophone) {
+        setTimeout(() => {
+          this.onerror?.({ error: 'not-allowed' });
+          this.running = false;
+          this.onend?.(new Event('end'));
+        }, 0);
+      } else {
+        setTimeout(() => this.onstart?.(new Event('start')), 0);
+      }
     }
     stop() {
       this.finish('stop');
@@ -91,25 +125,62 @@ export function installSpeechFakes(): void {
     pending: false,
     paused: false,
     onvoiceschanged: null,
-    getVoices: () => [],
+    getVoices: () => voices,
     speak(utterance: SpeechSynthesisUtterance) {
-      log.utterances.push({ text: utterance.text, lang: utterance.lang, rate: utterance.rate });
+      log.utterances.push({
+        text: utterance.text,
+        lang: utterance.lang,
+        rate: utterance.rate,
+        voice: (utterance.voice as { name?: string } | null)?.name ?? null,
+      });
       synthesis.speaking = true;
-      const end = () => {
-        synthesis.speaking = false;
-        utterance.dispatchEvent(new Event('end'));
-      };
-      if (holdSpeech) pendingEnds.push(end);
-      else setTimeout(end, 20);
+      queue.push(utterance);
+      // The browser speaks its queue in order: each utterance starts when the one before it ends.
+      if (queue.length === 1) startHead();
     },
     cancel() {
       synthesis.speaking = false;
+      const dropped = queue.splice(0);
+      pendingEnds.splice(0);
+      for (const utterance of dropped) {
+        utterance.dispatchEvent(Object.assign(new Event('error'), { error: 'canceled' }));
+      }
     },
     pause() {},
     resume() {},
     addEventListener() {},
     removeEventListener() {},
   };
+
+  // The fake voices are plain objects, which the real `voice` setter refuses: hold them beside the utterance.
+  const chosenVoices = new WeakMap<SpeechSynthesisUtterance, unknown>();
+  Object.defineProperty(SpeechSynthesisUtterance.prototype, 'voice', {
+    configurable: true,
+    get(this: SpeechSynthesisUtterance) {
+      return chosenVoices.get(this) ?? null;
+    },
+    set(this: SpeechSynthesisUtterance, voice: unknown) {
+      chosenVoices.set(this, voice);
+    },
+  });
+  const queue: SpeechSynthesisUtterance[] = [];
+  function startHead() {
+    const utterance = queue[0];
+    if (!utterance) return;
+    setTimeout(() => {
+      if (queue[0] !== utterance) return;
+      utterance.dispatchEvent(new Event('start'));
+      const end = () => {
+        if (queue[0] !== utterance) return;
+        queue.shift();
+        synthesis.speaking = queue.length > 0;
+        utterance.dispatchEvent(new Event('end'));
+        startHead();
+      };
+      if (holdSpeech) pendingEnds.push(end);
+      else setTimeout(end, 20);
+    }, 0);
+  }
 
   const elements: HTMLMediaElement[] = [];
   HTMLMediaElement.prototype.play = function play(this: HTMLMediaElement) {
@@ -135,6 +206,22 @@ export function installSpeechFakes(): void {
       recognition.onend?.(new Event('end'));
     },
     isListening: () => current()?.running === true,
+    /** The recogniser fails (e.g. 'network') and the browser ends it. */
+    failRecognition: (error: string) => {
+      const recognition = current();
+      if (!recognition || !recognition.running) return false;
+      recognition.onerror?.({ error });
+      recognition.running = false;
+      recognition.onend?.(new Event('end'));
+      return true;
+    },
+    refuseMicrophone: (refuse: boolean) => {
+      refuseMicrophone = refuse;
+    },
+    /** Takes the browser's voices away (as Firefox on Linux without speech voices), or gives them back. */
+    setVoices: (present: boolean) => {
+      voices = present ? allVoices : [];
+    },
     holdSpeech: (hold: boolean) => {
       holdSpeech = hold;
     },

@@ -13,6 +13,25 @@ export class ApiRequestError extends Error {
   }
 }
 
+/**
+ * No call waits for ever: the API's own deadlines end at 28 s (API Gateway gives up at 29 s), so a
+ * client still waiting after 30 s is talking to a server or network that has gone away.
+ */
+export const API_DEADLINE_MS = 30_000;
+
+/** The caller's signal, if any, aborted also after `ms` (AbortSignal.any is missing before Safari 17.4). */
+export function withTimeout(signal: AbortSignal | undefined, ms: number): AbortSignal {
+  const timeout = AbortSignal.timeout(ms);
+  if (!signal) return timeout;
+  const controller = new AbortController();
+  const abort = (source: AbortSignal) => () => controller.abort(source.reason);
+  for (const source of [signal, timeout]) {
+    if (source.aborted) controller.abort(source.reason);
+    else source.addEventListener('abort', abort(source), { once: true });
+  }
+  return controller.signal;
+}
+
 export interface JsonReply {
   readonly body: unknown;
   readonly headers: Headers;
@@ -23,12 +42,17 @@ export interface JsonReply {
  * ApiRequestError whose message is `API call failed: <status>` (SPEC §8); the server's own message is
  * read only for the code, never shown.
  */
-export async function postJson(path: string, body: unknown, signal?: AbortSignal): Promise<JsonReply> {
+export async function postJson(
+  path: string,
+  body: unknown,
+  signal?: AbortSignal,
+  deadlineMs: number = API_DEADLINE_MS,
+): Promise<JsonReply> {
   const response = await fetch(`${settings.apiBase}${path}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
-    signal,
+    signal: withTimeout(signal, deadlineMs),
   });
   if (!response.ok) {
     throw new ApiRequestError(
@@ -37,6 +61,7 @@ export async function postJson(path: string, body: unknown, signal?: AbortSignal
       await errorCodeOf(response),
     );
   }
+  // The body is read under the same signal: a server that stalls mid-body is cut off by the deadline too.
   return { body: await response.json(), headers: response.headers };
 }
 

@@ -4,13 +4,16 @@ import { ApiRequestError, objectBody, postJson } from './http';
 
 export type { SpeechTokenResponse };
 
+/** The token is on Start's path: past this the conversation goes on with the browser's own speech. */
+export const SPEECH_TOKEN_DEADLINE_MS = 10_000;
+
 /**
  * POST /api/speechToken: a short-lived Azure Speech token. Resolves to null when the server has no
  * speech key (503 not_configured), which is how the app knows to use the browser's own speech engine.
  */
 export async function fetchSpeechToken(signal?: AbortSignal): Promise<SpeechTokenResponse | null> {
   try {
-    const { body } = await postJson(API_ROUTES.speechToken, undefined, signal);
+    const { body } = await postJson(API_ROUTES.speechToken, undefined, signal, SPEECH_TOKEN_DEADLINE_MS);
     const data = objectBody(body, API_ROUTES.speechToken);
     const { token, region, expiresAt } = data;
     if (typeof token !== 'string' || typeof region !== 'string' || typeof expiresAt !== 'string') {

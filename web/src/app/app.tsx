@@ -8,6 +8,7 @@ import { Transcript } from '../components/transcript';
 import type { ConversationDeps } from '../conversation/controller';
 import { isBusy } from '../conversation/state';
 import { useConversation } from '../conversation/use-conversation';
+import { useSkipKey } from '../conversation/use-skip-key';
 import { useMessages } from '../i18n/use-messages';
 import { settings } from './env';
 
@@ -17,6 +18,7 @@ export function App({ deps }: { readonly deps?: () => ConversationDeps }) {
   const t = useMessages(state.language);
   const busy = isBusy(state.status);
   const modalOpen = state.feedback.open;
+  useSkipKey(state.status === 'speaking' && !modalOpen, () => controller.skip());
 
   return (
     <>
@@ -41,7 +43,13 @@ export function App({ deps }: { readonly deps?: () => ConversationDeps }) {
           </a>
         </main>
         <footer className="app-footer">
-          <Notes t={t} offlineTutor={state.offlineTutor} engine={state.active ? state.engine : null} />
+          <Notes
+            t={t}
+            offlineTutor={state.offlineTutor}
+            engine={state.active ? state.engine : null}
+            listeningHealth={state.active ? state.listeningHealth : null}
+            voiceMissing={state.active && state.voiceMissing}
+          />
           <Composer
             t={t}
             active={state.active}
@@ -54,6 +62,8 @@ export function App({ deps }: { readonly deps?: () => ConversationDeps }) {
             active={state.active}
             busy={busy}
             speed={state.speed}
+            listeningHealth={state.listeningHealth}
+            onSkip={() => controller.skip()}
             onToggle={() => (state.active ? controller.end() : controller.start())}
             onSpeed={(speed) => controller.selectSpeed(speed)}
           />

@@ -1,6 +1,7 @@
 import { PLAYBACK_SPEEDS, type PlaybackSpeed } from '../../../lambdas/contract/limits';
 import type { WebSettings } from '../app/env';
 import type { Status } from '../conversation/state';
+import type { ListeningHealth } from '../speech/engine';
 import { format, type Messages } from '../i18n/messages';
 
 export interface FooterProps {
@@ -11,8 +12,12 @@ export interface FooterProps {
   /** SPEC §2: disabled while thinking, speaking or initializing. */
   readonly busy: boolean;
   readonly speed: PlaybackSpeed;
+  /** Recognition is down and coming back: the status line says so instead of a dead "Listening...". */
+  readonly listeningHealth: ListeningHealth | null;
   readonly onToggle: () => void;
   readonly onSpeed: (speed: PlaybackSpeed) => void;
+  /** Stops Astro speaking; the control is shown only while it speaks. */
+  readonly onSkip: () => void;
 }
 
 export function Controls({
@@ -21,9 +26,12 @@ export function Controls({
   active,
   busy,
   speed,
+  listeningHealth,
   onToggle,
   onSpeed,
+  onSkip,
 }: Omit<FooterProps, 'settings'>) {
+  const reconnecting = status === 'listening' && listeningHealth === 'reconnecting';
   return (
     <div className="controls">
       <button
@@ -38,11 +46,24 @@ export function Controls({
         </span>
         {active ? t.end : t.start}
       </button>
-      <p id="status-line" className={`status status-${status}`}>
-        <span className="status-dot" aria-hidden="true" />
-        <span className="visually-hidden">{t.statusLabel}: </span>
-        {t[status]}
-      </p>
+      <div className="status-group">
+        <p id="status-line" className={`status status-${reconnecting ? 'reconnecting' : status}`}>
+          <span className="status-dot" aria-hidden="true" />
+          <span className="visually-hidden">{t.statusLabel}: </span>
+          {reconnecting ? t.reconnecting : t[status]}
+        </p>
+        {status === 'speaking' && (
+          <button
+            type="button"
+            className="skip-button"
+            onClick={onSkip}
+            title={t.skipLabel}
+            aria-keyshortcuts="Escape"
+          >
+            {t.skip}
+          </button>
+        )}
+      </div>
       <label className="field speed-field">
         <span className="field-label">{t.speed}</span>
         <select

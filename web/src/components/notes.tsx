@@ -1,20 +1,31 @@
 import type { SpeechEngineKind } from '../conversation/state';
 import type { Messages } from '../i18n/messages';
+import type { ListeningHealth } from '../speech/engine';
 
-/** Quiet notes: the offline tutor is answering, or speech runs on the browser's engine (or not at all). */
+/**
+ * Quiet notes: the offline tutor is answering; speech runs on the browser's engine (or not at all);
+ * recognition is reconnecting or the microphone is refused; the browser has no voice for the language.
+ */
 export function Notes({
   t,
   offlineTutor,
   engine,
+  listeningHealth,
+  voiceMissing,
 }: {
   readonly t: Messages;
   readonly offlineTutor: boolean;
   readonly engine: SpeechEngineKind | null;
+  readonly listeningHealth: ListeningHealth | null;
+  readonly voiceMissing: boolean;
 }) {
   const notes = [
     offlineTutor ? t.offlineTutor : null,
     engine === 'browser' ? t.browserSpeech : null,
     engine === 'none' ? t.noSpeech : null,
+    listeningHealth === 'reconnecting' ? t.reconnectingNote : null,
+    listeningHealth === 'microphone_denied' ? t.microphoneDenied : null,
+    voiceMissing ? t.noVoice : null,
   ].filter((note): note is string => note !== null);
   if (notes.length === 0) return null;
   return (

@@ -4,8 +4,9 @@ import type { ChatTurn } from '../../../lambdas/contract/schemas';
 import { sendChat, type ChatReply, type ChatRequest } from '../api/chat';
 import { sendFeedback, type FeedbackRequest } from '../api/feedback';
 import { generateImage } from '../api/generate-image';
+import { withDeadline } from '../app/deadline';
 import { logError } from '../app/log';
-import type { SpeechEngine } from '../speech/engine';
+import { NoVoiceError, type SpeechEngine } from '../speech/engine';
 import { newConversationId, nextLoadingId, nextMessageId } from './message-id';
 import {
   canSubmitFeedback,
@@ -27,7 +28,12 @@ export interface ConversationDeps {
   /** Plays the silent clip inside the Start tap (iPhone only). */
   readonly unlockAudio: () => void;
   readonly newConversationId: () => string;
+  /** How long a reply may wait for the speech engine to be ready (token, SDK chunk, voices). */
+  readonly engineReadyMs?: number;
 }
+
+/** Past this, a reply is shown and not spoken rather than left waiting for an engine that never comes. */
+export const ENGINE_READY_DEADLINE_MS = 20_000;
 
 export interface FeedbackInput {
   readonly helpfulness: number;
@@ -55,6 +61,8 @@ export class ConversationController {
   private readonly listeners = new Set<() => void>();
   private engine: SpeechEngine | null = null;
   private enginePromise: Promise<SpeechEngine | null> | null = null;
+  /** One number per spoken reply, bumped by Skip and End: a reply still waiting checks it and speaks nothing. */
+  private speechTurn = 0;
 
   constructor(
     private readonly deps: ConversationDeps,
@@ -121,6 +129,18 @@ export class ConversationController {
     return true;
   }
 
+  /**
+   * Skip: Astro stops speaking at once (audio stopped and released, pending synthesis cancelled) and the
+   * conversation listens again; the reply's text stays in the transcript. Only while speaking.
+   */
+  skip(): void {
+    const { conversationId, status } = this.state;
+    if (status !== 'speaking' || !conversationId) return;
+    this.speechTurn += 1;
+    this.engine?.stopSpeaking();
+    this.dispatch({ type: 'playback_finished', conversationId });
+  }
+
   dismissFeedback(): void {
     this.dispatch({ type: 'feedback_dismissed' });
   }
@@ -173,7 +193,9 @@ export class ConversationController {
         .startListening(locale, {
           onInterim: (text) => this.dispatch({ type: 'interim_recognized', text }),
           onFinal: (text) => void this.submitUtterance(text),
-          onHealth: () => undefined,
+          onHealth: (health) => {
+            if (this.engine === engine) this.dispatch({ type: 'listening_health', health });
+          },
         })
         .catch((error: unknown) => {
           logError('speech recognition could not start', error);
@@ -184,6 +206,7 @@ export class ConversationController {
   }
 
   private releaseEngine(): void {
+    this.speechTurn += 1;
     const engine = this.engine;
     this.engine = null;
     this.enginePromise = null;
@@ -223,14 +246,22 @@ export class ConversationController {
   }
 
   private async speak(conversationId: string, text: string): Promise<void> {
+    const turn = ++this.speechTurn;
     try {
-      const engine = await this.enginePromise;
+      const engine = await withDeadline(
+        this.enginePromise ?? Promise.resolve(null),
+        this.deps.engineReadyMs ?? ENGINE_READY_DEADLINE_MS,
+        'the speech engine',
+      );
+      if (turn !== this.speechTurn) return; // skipped or ended while the engine got ready
       if (!engine || !this.isCurrent(conversationId)) throw new Error('no speech engine to speak with');
       await engine.speak(speakableText(text), this.state.conversationLanguage, this.state.speed);
     } catch (error) {
+      if (error instanceof NoVoiceError) this.dispatch({ type: 'voice_missing', conversationId });
       logError('speaking the reply failed', error);
     } finally {
-      this.dispatch({ type: 'playback_finished', conversationId });
+      // A skipped reply already went back to listening; it must not end a later reply's speaking.
+      if (turn === this.speechTurn) this.dispatch({ type: 'playback_finished', conversationId });
     }
   }
 

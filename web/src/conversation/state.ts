@@ -17,6 +17,7 @@ import {
   RATING_MIN,
   type PlaybackSpeed,
 } from '../../../lambdas/contract/limits';
+import type { ListeningHealth } from '../speech/engine';
 
 /** SPEC §4. 'initializing' takes part in the button rule but nothing ever sets it. */
 export type Status = 'idle' | 'listening' | 'thinking' | 'speaking' | 'initializing';
@@ -49,6 +50,10 @@ export interface ConversationState {
   readonly engine: SpeechEngineKind | null;
   /** The server's offline tutor answered the last reply. */
   readonly offlineTutor: boolean;
+  /** How recognition is doing in this conversation; null until the engine reports. */
+  readonly listeningHealth: ListeningHealth | null;
+  /** The browser has no voice for the conversation's language: replies are shown, not spoken. */
+  readonly voiceMissing: boolean;
 }
 
 export const initialState: ConversationState = {
@@ -63,6 +68,8 @@ export const initialState: ConversationState = {
   feedback: { open: false, done: false, sending: false },
   engine: null,
   offlineTutor: false,
+  listeningHealth: null,
+  voiceMissing: false,
 };
 
 export type ConversationAction =
@@ -70,6 +77,8 @@ export type ConversationAction =
   | { readonly type: 'speed_selected'; readonly speed: PlaybackSpeed }
   | { readonly type: 'started'; readonly conversationId: string }
   | { readonly type: 'engine_ready'; readonly engine: SpeechEngineKind }
+  | { readonly type: 'listening_health'; readonly health: ListeningHealth }
+  | { readonly type: 'voice_missing'; readonly conversationId: string }
   | { readonly type: 'interim_recognized'; readonly text: string }
   /** A final recognised utterance, or a typed message: the same rule applies to both. */
   | { readonly type: 'utterance_received'; readonly id: number; readonly text: string }
@@ -116,19 +125,32 @@ export function conversationReducer(state: ConversationState, action: Conversati
         status: 'thinking',
         active: true,
         engine: null,
+        listeningHealth: null,
+        voiceMissing: false,
       };
 
     case 'engine_ready':
       return state.active ? { ...state, engine: action.engine } : state;
 
+    case 'listening_health':
+      return state.active ? { ...state, listeningHealth: action.health } : state;
+
+    case 'voice_missing':
+      return isCurrent(state, action.conversationId) ? { ...state, voiceMissing: true } : state;
+
     case 'interim_recognized':
-      // Partial text is only meaningful while a final utterance would be accepted.
+      // Clearing is always allowed (no match, an empty phrase); partial text is only meaningful while a
+      // final utterance would be accepted.
+      if (action.text === '') return state.interim === '' ? state : { ...state, interim: '' };
       return state.active && state.status === 'listening' ? { ...state, interim: action.text } : state;
 
     case 'utterance_received': {
       const text = action.text.trim();
-      // SPEC §4: a final utterance is accepted only while listening.
-      if (!state.active || state.status !== 'listening' || text === '') return state;
+      // SPEC §4: a final utterance is accepted only while listening. A rejected one takes its partial
+      // text with it, so no faded bubble is left behind.
+      if (!state.active || state.status !== 'listening' || text === '') {
+        return state.interim === '' ? state : { ...state, interim: '' };
+      }
       const messages = [...state.messages, { id: action.id, text, sender: 'user' as const }];
       return {
         ...state,
@@ -178,7 +200,7 @@ export function conversationReducer(state: ConversationState, action: Conversati
 
     case 'ended':
       if (!state.active) return state;
-      return { ...state, active: false, status: 'idle', interim: '' };
+      return { ...state, active: false, status: 'idle', interim: '', listeningHealth: null };
 
     case 'feedback_dismissed':
       return state.feedback.sending

@@ -1,12 +1,13 @@
 import type { Locale } from '../../../lambdas/contract/languages';
 import { logError } from '../app/log';
-import type { RecognitionHandlers, SpeechEngine } from './engine';
+import { NoVoiceError, type ListeningHealth, type RecognitionHandlers, type SpeechEngine } from './engine';
 
 /** The slice of the Web Speech API's SpeechRecognition this engine uses (not in TypeScript's DOM lib). */
 interface RecognitionLike {
   continuous: boolean;
   interimResults: boolean;
   lang: string;
+  onstart: (() => void) | null;
   onresult: ((event: RecognitionResultEvent) => void) | null;
   onerror: ((event: { readonly error: string }) => void) | null;
   onend: (() => void) | null;
@@ -29,9 +30,28 @@ interface SpeechWindow {
   SpeechSynthesisUtterance?: typeof SpeechSynthesisUtterance;
 }
 
-/** Errors after which restarting would only fail again (permission refused, no microphone). */
-const FATAL_ERRORS = new Set(['not-allowed', 'service-not-allowed', 'audio-capture']);
-const RESTART_DELAY_MS = 250;
+/** How long the engine waits for things that may never happen; tests pass shorter ones. */
+export interface BrowserSpeechTimings {
+  /** From an utterance reaching the head of the queue to its `start` event (Firefox without voices never starts). */
+  readonly startDeadlineMs: number;
+  /** How long to wait for the browser's voice list (`voiceschanged`) before deciding there is none. */
+  readonly voicesWaitMs: number;
+  /** Recognition that failed is restarted after these delays; the last one repeats. */
+  readonly reconnectBackoffMs: readonly number[];
+}
+
+export const BROWSER_SPEECH_TIMINGS: BrowserSpeechTimings = {
+  startDeadlineMs: 3_000,
+  voicesWaitMs: 1_500,
+  reconnectBackoffMs: [500, 1_000, 2_000, 4_000, 10_000],
+};
+
+/** The browser refuses the microphone: restarting would only fail again until the learner allows it. */
+const DENIED_ERRORS = new Set(['not-allowed', 'service-not-allowed']);
+/** Chrome ends recognition after a few seconds of silence ('no-speech'); restarting is routine, not an outage. */
+const ROUTINE_ERRORS = new Set(['no-speech', 'aborted']);
+const ROUTINE_RESTART_MS = 250;
+
 /**
  * Chrome sometimes never fires `end` (long utterances, some voices). A generous bound on speaking time
  * (5 characters a second, slower than any voice, plus 10 s) keeps a lost event from leaving the
@@ -41,10 +61,20 @@ export function speakingDeadlineMs(text: string, speed: number): number {
   return 10_000 + Math.ceil((text.length / (5 * speed)) * 1000);
 }
 
+/** One queued utterance and the speak() call waiting for it. */
+interface Queued {
+  readonly utterance: SpeechSynthesisUtterance;
+  readonly resolve: () => void;
+  readonly reject: (error: Error) => void;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
 /**
  * The browser's own Web Speech API: used whenever the server has no Azure Speech key. Recognition runs
- * continuously with interim results and is restarted whenever the browser ends it on its own (Chrome does
- * after silence) while the conversation wants to listen.
+ * continuously with interim results; when the browser ends it on its own (Chrome does after silence) it is
+ * restarted at once, and when it fails (network, no microphone) it is restarted with backoff while the
+ * health says 'reconnecting'. Speech is a queue of utterances the browser speaks in order, each with a
+ * deadline to start and one to finish.
  */
 export class BrowserSpeechEngine implements SpeechEngine {
   readonly kind = 'browser' as const;
@@ -53,13 +83,23 @@ export class BrowserSpeechEngine implements SpeechEngine {
   private readonly synthesis: SpeechSynthesis | undefined;
   private readonly Utterance: typeof SpeechSynthesisUtterance | undefined;
   private recognition: RecognitionLike | null = null;
+  private handlers: RecognitionHandlers | null = null;
+  private health: ListeningHealth | null = null;
   private wantsToListen = false;
+  /** The last recognition session failed; the next restart is a reconnect with backoff. */
+  private failing = false;
+  private failures = 0;
   private restartTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Held so Chrome does not garbage-collect the utterance before its end event fires. */
-  private utterance: SpeechSynthesisUtterance | null = null;
-  private finishSpeaking: (() => void) | null = null;
+  /** Held so Chrome does not garbage-collect an utterance before its end event fires. */
+  private queue: Queued[] = [];
+  /** Bumped by Skip, so a speak() still waiting for the voice list speaks nothing. */
+  private generation = 0;
+  private voicesLoaded: Promise<readonly SpeechSynthesisVoice[]> | null = null;
 
-  constructor(win: SpeechWindow = window as unknown as SpeechWindow) {
+  constructor(
+    win: SpeechWindow = window as unknown as SpeechWindow,
+    private readonly timings: BrowserSpeechTimings = BROWSER_SPEECH_TIMINGS,
+  ) {
     this.Recognition = win.SpeechRecognition ?? win.webkitSpeechRecognition;
     this.synthesis = win.speechSynthesis;
     this.Utterance = win.SpeechSynthesisUtterance;
@@ -73,7 +113,9 @@ export class BrowserSpeechEngine implements SpeechEngine {
     recognition.continuous = true;
     recognition.interimResults = true;
     recognition.lang = locale;
+    recognition.onstart = () => this.recovered(recognition);
     recognition.onresult = (event) => {
+      this.recovered(recognition);
       let interim = '';
       for (let index = event.resultIndex; index < event.results.length; index += 1) {
         const result = event.results[index];
@@ -88,17 +130,27 @@ export class BrowserSpeechEngine implements SpeechEngine {
       handlers.onInterim(interim.trim());
     };
     recognition.onerror = (event) => {
-      if (event.error === 'no-speech' || event.error === 'aborted') return;
+      if (ROUTINE_ERRORS.has(event.error)) return;
       logError(`speech recognition error: ${event.error}`);
-      if (FATAL_ERRORS.has(event.error)) this.wantsToListen = false;
+      if (DENIED_ERRORS.has(event.error)) {
+        this.wantsToListen = false;
+        this.report('microphone_denied');
+      } else {
+        this.failing = true;
+      }
     };
     recognition.onend = () => {
       if (!this.wantsToListen || this.recognition !== recognition) return;
-      this.restartTimer = setTimeout(() => this.restart(recognition), RESTART_DELAY_MS);
+      handlers.onInterim('');
+      this.scheduleRestart(recognition);
     };
     this.recognition = recognition;
+    this.handlers = handlers;
     this.wantsToListen = true;
-    recognition.start();
+    this.failing = false;
+    this.failures = 0;
+    this.health = null;
+    this.restart(recognition);
   }
 
   async stopListening(): Promise<void> {
@@ -106,7 +158,9 @@ export class BrowserSpeechEngine implements SpeechEngine {
     clearTimeout(this.restartTimer);
     const recognition = this.recognition;
     this.recognition = null;
+    this.handlers = null;
     if (!recognition) return;
+    recognition.onstart = null;
     recognition.onresult = null;
     recognition.onend = null;
     try {
@@ -116,60 +170,110 @@ export class BrowserSpeechEngine implements SpeechEngine {
     }
   }
 
-  speak(text: string, locale: Locale, speed: number): Promise<void> {
+  async speak(text: string, locale: Locale, speed: number): Promise<void> {
     const synthesis = this.synthesis;
     const Utterance = this.Utterance;
-    if (!synthesis || !Utterance) return Promise.reject(new Error('Speech synthesis is not available'));
-    this.cancelSpeech();
+    if (!synthesis || !Utterance) throw new Error('Speech synthesis is not available');
+    const generation = this.generation;
+    const voice = voiceFor(await this.voices(synthesis), locale);
+    if (generation !== this.generation) return; // skipped while the voice list loaded
+    if (!voice) throw new NoVoiceError(locale);
     return new Promise<void>((resolve, reject) => {
       const utterance = new Utterance(text);
       utterance.lang = locale;
       utterance.rate = speed;
-      const voice = voiceFor(synthesis, locale);
-      if (voice) utterance.voice = voice;
-      const watchdog = setTimeout(
-        () => {
-          synthesis.cancel();
-          finish(new Error('Speech synthesis did not finish in time'));
-        },
-        speakingDeadlineMs(text, speed),
-      );
-      const finish = (error?: Error) => {
-        if (this.utterance !== utterance) return;
-        clearTimeout(watchdog);
-        this.utterance = null;
-        this.finishSpeaking = null;
-        if (error) reject(error);
-        else resolve();
+      utterance.voice = voice;
+      const queued: Queued = { utterance, resolve, reject, timer: undefined };
+      utterance.onstart = () => {
+        clearTimeout(queued.timer);
+        queued.timer = setTimeout(
+          () => this.abandon(new Error('Speech synthesis did not finish in time')),
+          speakingDeadlineMs(text, speed),
+        );
       };
-      utterance.onend = () => finish();
+      utterance.onend = () => this.settle(queued);
       utterance.onerror = (event) =>
         event.error === 'interrupted' || event.error === 'canceled'
-          ? finish()
-          : finish(new Error(`Speech synthesis error: ${event.error}`));
-      this.utterance = utterance;
-      this.finishSpeaking = () => finish();
+          ? this.settle(queued)
+          : this.settle(queued, new Error(`Speech synthesis error: ${event.error}`));
+      this.queue.push(queued);
+      if (this.queue[0] === queued) this.awaitStart(queued);
       synthesis.speak(utterance);
     });
   }
 
   stopSpeaking(): void {
-    this.cancelSpeech();
+    this.generation += 1;
+    const dropped = this.queue.splice(0);
+    for (const queued of dropped) clearTimeout(queued.timer);
+    if (dropped.length > 0) this.synthesis?.cancel();
+    for (const queued of dropped) queued.resolve();
   }
 
-  /** The Web Speech API fixes the rate when an utterance starts; the next reply uses the new speed. */
+  /** The Web Speech API fixes the rate when an utterance starts; the next one uses the new speed. */
   setSpeed(): void {}
 
   dispose(): void {
     void this.stopListening();
-    this.cancelSpeech();
+    this.stopSpeaking();
   }
 
-  private cancelSpeech(): void {
-    if (this.utterance) {
-      this.finishSpeaking?.();
-      this.synthesis?.cancel();
+  /** The voice list, waiting (once, boundedly) for browsers that fill it after `voiceschanged`. */
+  private voices(synthesis: SpeechSynthesis): Promise<readonly SpeechSynthesisVoice[]> {
+    const now = synthesis.getVoices();
+    if (now.length > 0) return Promise.resolve(now);
+    this.voicesLoaded ??= new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        synthesis.removeEventListener?.('voiceschanged', changed);
+        resolve(synthesis.getVoices());
+      };
+      const changed = () => {
+        if (synthesis.getVoices().length > 0) done();
+      };
+      const timer = setTimeout(done, this.timings.voicesWaitMs);
+      synthesis.addEventListener?.('voiceschanged', changed);
+    });
+    return this.voicesLoaded;
+  }
+
+  /** The head of the queue must start speaking in time, or the browser is not going to speak at all. */
+  private awaitStart(queued: Queued): void {
+    queued.timer = setTimeout(
+      () => this.abandon(new Error('Speech synthesis did not start in time')),
+      this.timings.startDeadlineMs,
+    );
+  }
+
+  private settle(queued: Queued, error?: Error): void {
+    const index = this.queue.indexOf(queued);
+    if (index < 0) return;
+    this.queue.splice(index, 1);
+    clearTimeout(queued.timer);
+    if (error) queued.reject(error);
+    else queued.resolve();
+    const next = this.queue[0];
+    if (index === 0 && next) this.awaitStart(next);
+  }
+
+  /** A deadline passed: the browser's queue is cancelled and every waiting speak() fails with the reason. */
+  private abandon(error: Error): void {
+    const dropped = this.queue.splice(0);
+    for (const queued of dropped) clearTimeout(queued.timer);
+    this.synthesis?.cancel();
+    for (const queued of dropped) queued.reject(error);
+  }
+
+  private scheduleRestart(recognition: RecognitionLike): void {
+    clearTimeout(this.restartTimer);
+    let delay = ROUTINE_RESTART_MS;
+    if (this.failing) {
+      const backoff = this.timings.reconnectBackoffMs;
+      delay = backoff[Math.min(this.failures, backoff.length - 1)] ?? ROUTINE_RESTART_MS;
+      this.failures += 1;
+      this.report('reconnecting');
     }
+    this.restartTimer = setTimeout(() => this.restart(recognition), delay);
   }
 
   private restart(recognition: RecognitionLike): void {
@@ -177,13 +281,28 @@ export class BrowserSpeechEngine implements SpeechEngine {
     try {
       recognition.start();
     } catch (error) {
-      logError('restarting speech recognition failed', error);
+      logError('starting speech recognition failed', error);
+      this.failing = true;
+      this.scheduleRestart(recognition);
     }
+  }
+
+  /** Audio reaches the recogniser again (it started, or heard something). */
+  private recovered(recognition: RecognitionLike): void {
+    if (this.recognition !== recognition) return;
+    this.failing = false;
+    this.failures = 0;
+    this.report('listening');
+  }
+
+  private report(health: ListeningHealth): void {
+    if (this.health === health) return;
+    this.health = health;
+    this.handlers?.onHealth(health);
   }
 }
 
-function voiceFor(synthesis: SpeechSynthesis, locale: Locale): SpeechSynthesisVoice | undefined {
-  const voices = synthesis.getVoices();
+function voiceFor(voices: readonly SpeechSynthesisVoice[], locale: Locale): SpeechSynthesisVoice | undefined {
   const normalise = (lang: string) => lang.replace('_', '-').toLowerCase();
   const language = locale.slice(0, 2).toLowerCase();
   return (

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { SentenceCutter, sentencesOf } from '../../web/src/conversation/sentences';
+
+/** Feeds the text in pieces of `size` characters and records what comes out after each piece. */
+function streamed(text: string, locale: Parameters<typeof sentencesOf>[1], size: number) {
+  const cutter = new SentenceCutter(locale);
+  const out: string[] = [];
+  for (let index = 0; index < text.length; index += size)
+    out.push(...cutter.push(text.slice(index, index + size)));
+  return [...out, ...cutter.flush()];
+}
+
+describe('cutting a streamed reply into sentences', () => {
+  it('gives each English sentence as soon as the next one begins', () => {
+    const cutter = new SentenceCutter('en-US');
+    expect(cutter.push('The Sun is a star. It is ')).toEqual(['The Sun is a star.']);
+    expect(cutter.push('huge! Want to')).toEqual(['It is huge!']);
+    expect(cutter.flush()).toEqual(['Want to']);
+    expect(cutter.flush()).toEqual([]);
+  });
+
+  it('keeps a decimal whole even when the stream breaks it at the point', () => {
+    expect(streamed('The Sun is 1.4 million km wide. That is big.', 'en-US', 1)).toEqual([
+      'The Sun is 1.4 million km wide.',
+      'That is big.',
+    ]);
+  });
+
+  it('cuts Japanese and Chinese at their own full stops, with no spaces', () => {
+    expect(streamed('太陽は恒星です。とても大きいですね！もっと知りたいですか？', 'ja-JP', 3)).toEqual([
+      '太陽は恒星です。',
+      'とても大きいですね！',
+      'もっと知りたいですか？',
+    ]);
+    expect(sentencesOf('月球是地球的卫星。它离我们很近。', 'zh-CN')).toEqual([
+      '月球是地球的卫星。',
+      '它离我们很近。',
+    ]);
+  });
+
+  it('cuts Arabic at its question mark', () => {
+    expect(sentencesOf('ما هي الشمس؟ إنها نجم قريب منا.', 'ar-SA')).toEqual([
+      'ما هي الشمس؟',
+      'إنها نجم قريب منا.',
+    ]);
+  });
+
+  it('lets a very short piece ride with the next sentence', () => {
+    expect(sentencesOf('Mr. Hubble saw it. Yes.', 'en-US')).toEqual(['Mr. Hubble saw it.', 'Yes.']);
+  });
+
+  it('cuts a run-on without punctuation at a pause, so speech can start before it ends', () => {
+    const runOn = Array.from({ length: 80 }, (_, index) => `word${index}`).join(' ');
+    const sentences = streamed(runOn, 'en-US', 7);
+    expect(sentences.length).toBeGreaterThan(1);
+    expect(sentences.every((sentence) => sentence.length <= 280)).toBe(true);
+    expect(sentences.join(' ')).toBe(runOn);
+  });
+
+  it('loses and adds nothing: the sentences joined are the reply', () => {
+    const reply = 'Black holes bend light. Nothing escapes them, not even light! Shall I draw one?';
+    for (const size of [1, 2, 5, 13, 100]) expect(streamed(reply, 'en-US', size).join(' ')).toBe(reply);
+  });
+});

@@ -1,0 +1,65 @@
+import type { Locale } from '../../../lambdas/contract/languages';
+
+/** Shorter pieces ("Mr. ", "はい。") ride with the next sentence rather than being synthesized alone. */
+const MIN_SENTENCE_CHARS = 5;
+/** A run-on without sentence punctuation is cut at a pause (comma, semicolon, space) past this length. */
+const MAX_SENTENCE_CHARS = 280;
+const PAUSES = /[,;:،،、，；：]\s*|\s+/gu;
+
+/**
+ * Cuts a reply that arrives in pieces into sentences as soon as each is complete, with the locale's own
+ * sentence rules (`Intl.Segmenter`: Chinese and Japanese `。！？`, Arabic `؟`, decimals such as 1.4 kept
+ * whole). A sentence counts as complete once text after it has arrived; `flush` gives the rest.
+ */
+export class SentenceCutter {
+  private readonly segmenter: Intl.Segmenter;
+  private pending = '';
+
+  constructor(locale: Locale) {
+    this.segmenter = new Intl.Segmenter(locale, { granularity: 'sentence' });
+  }
+
+  /** Adds the next piece of the reply; returns the sentences it completed, in order. */
+  push(piece: string): string[] {
+    this.pending += piece;
+    const segments = [...this.segmenter.segment(this.pending)].map((segment) => segment.segment);
+    // The last segment may still grow (or turn out to be the same sentence, as in "1." then "4").
+    const last = segments.pop() ?? '';
+    const sentences: string[] = [];
+    let carried = '';
+    for (const segment of segments) {
+      carried += segment;
+      if (carried.trim().length >= MIN_SENTENCE_CHARS) {
+        sentences.push(carried.trim());
+        carried = '';
+      }
+    }
+    this.pending = carried + last;
+    if (this.pending.length > MAX_SENTENCE_CHARS) sentences.push(...this.cutRunOn());
+    return sentences;
+  }
+
+  /** The reply is complete: whatever is left is the last sentence (nothing when it is blank). */
+  flush(): string[] {
+    const rest = this.pending.trim();
+    this.pending = '';
+    return rest === '' ? [] : [rest];
+  }
+
+  private cutRunOn(): string[] {
+    let cut = -1;
+    for (const match of this.pending.slice(0, MAX_SENTENCE_CHARS).matchAll(PAUSES)) {
+      cut = match.index + match[0].length;
+    }
+    if (cut <= 0) cut = MAX_SENTENCE_CHARS;
+    const head = this.pending.slice(0, cut).trim();
+    this.pending = this.pending.slice(cut);
+    return head === '' ? [] : [head];
+  }
+}
+
+/** A whole reply (one that did not stream) cut into the same sentences. */
+export function sentencesOf(text: string, locale: Locale): string[] {
+  const cutter = new SentenceCutter(locale);
+  return [...cutter.push(text), ...cutter.flush()];
+}
