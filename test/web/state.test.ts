@@ -7,6 +7,7 @@ import {
 } from '../../lambdas/contract/limits';
 import type { ChatMessage } from '../../lambdas/contract/schemas';
 import {
+  lastReplyText,
   canSubmitFeedback,
   chatHistoryOf,
   conversationReducer,
@@ -349,5 +350,60 @@ describe('what is sent and spoken', () => {
 
   it('strips asterisks before speaking (SPEC §5)', () => {
     expect(speakableText('**Saturn** has *many* rings * indeed')).toBe('Saturn has many rings indeed');
+  });
+});
+
+describe('streamed replies and Replay', () => {
+  it('grows a reply in place in any status, and takes which tutor answered at its end', () => {
+    const speaking = run(started(), reply('Hel', 100));
+    const grown = run(speaking, { type: 'reply_grew', id: 100, text: 'Hello there.' });
+    expect(grown.messages.at(-1)?.text).toBe('Hello there.');
+    // After Skip (listening) the rest of the stream still shows.
+    const skipped = run(grown, finished, { type: 'reply_grew', id: 100, text: 'Hello there. More.' });
+    expect(skipped).toMatchObject({ status: 'listening' });
+    expect(skipped.messages.at(-1)?.text).toBe('Hello there. More.');
+    expect(run(skipped, { type: 'reply_grew', id: 100, offlineTutor: true }).offlineTutor).toBe(true);
+    expect(run(skipped, { type: 'reply_grew', id: 999, text: 'x' })).toBe(skipped);
+  });
+
+  it('adds a picture placeholder for the current conversation only', () => {
+    const state = run(started(), reply('Look at Saturn.', 100), {
+      type: 'picture_requested',
+      conversationId: ID,
+      loadingId: 'loading-1',
+      prompt: 'Saturn',
+    });
+    expect(state.messages.at(-1)).toEqual({
+      id: 'loading-1',
+      text: 'Saturn',
+      sender: 'astro',
+      isLoading: true,
+    });
+    const other = run(started(), {
+      type: 'picture_requested',
+      conversationId: 'x',
+      loadingId: 'l',
+      prompt: 'p',
+    });
+    expect(other.messages).toEqual([]);
+  });
+
+  it('Replay starts speaking only while listening with a reply to replay', () => {
+    expect(run(listening(), { type: 'replay_started', conversationId: ID }).status).toBe('speaking');
+    const speaking = run(started(), reply());
+    expect(run(speaking, { type: 'replay_started', conversationId: ID })).toBe(speaking);
+    const noReply = run(started(), { type: 'chat_failed', conversationId: ID });
+    expect(run(noReply, { type: 'replay_started', conversationId: ID })).toBe(noReply);
+  });
+
+  it("finds Astro's last reply in words, passing over pictures and placeholders", () => {
+    const messages: ChatMessage[] = [
+      { id: 1, text: 'Hi', sender: 'user' },
+      { id: 2, text: 'The Sun is a star.', sender: 'astro' },
+      { id: 3, text: 'A picture of the Sun', sender: 'astro', imageUrl: '/images/1.svg' },
+      { id: 'loading-4', text: 'Another', sender: 'astro', isLoading: true },
+    ];
+    expect(lastReplyText(messages)).toBe('The Sun is a star.');
+    expect(lastReplyText(messages.slice(0, 1))).toBe(null);
   });
 });

@@ -6,7 +6,7 @@ import { Header } from '../components/header';
 import { Notes } from '../components/notes';
 import { Transcript } from '../components/transcript';
 import type { ConversationDeps } from '../conversation/controller';
-import { isBusy } from '../conversation/state';
+import { isBusy, lastReplyText } from '../conversation/state';
 import { useConversation } from '../conversation/use-conversation';
 import { useSkipKey } from '../conversation/use-skip-key';
 import { useMessages } from '../i18n/use-messages';
@@ -64,6 +64,8 @@ export function App({ deps }: { readonly deps?: () => ConversationDeps }) {
             speed={state.speed}
             listeningHealth={state.listeningHealth}
             onSkip={() => controller.skip()}
+            canReplay={lastReplyText(state.messages) !== null}
+            onReplay={() => controller.replay()}
             onToggle={() => (state.active ? controller.end() : controller.start())}
             onSpeed={(speed) => controller.selectSpeed(speed)}
           />

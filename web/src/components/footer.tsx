@@ -18,6 +18,9 @@ export interface FooterProps {
   readonly onSpeed: (speed: PlaybackSpeed) => void;
   /** Stops Astro speaking; the control is shown only while it speaks. */
   readonly onSkip: () => void;
+  /** There is a reply to hear again; Replay is shown only while listening. */
+  readonly canReplay: boolean;
+  readonly onReplay: () => void;
 }
 
 export function Controls({
@@ -30,6 +33,8 @@ export function Controls({
   onToggle,
   onSpeed,
   onSkip,
+  canReplay,
+  onReplay,
 }: Omit<FooterProps, 'settings'>) {
   const reconnecting = status === 'listening' && listeningHealth === 'reconnecting';
   return (
@@ -55,12 +60,17 @@ export function Controls({
         {status === 'speaking' && (
           <button
             type="button"
-            className="skip-button"
+            className="speech-button"
             onClick={onSkip}
             title={t.skipLabel}
             aria-keyshortcuts="Escape"
           >
             {t.skip}
+          </button>
+        )}
+        {status === 'listening' && canReplay && (
+          <button type="button" className="speech-button" onClick={onReplay} title={t.replayLabel}>
+            {t.replay}
           </button>
         )}
       </div>

@@ -6,22 +6,35 @@ import { sendFeedback, type FeedbackRequest } from '../api/feedback';
 import { generateImage } from '../api/generate-image';
 import { withDeadline } from '../app/deadline';
 import { logError } from '../app/log';
-import { NoVoiceError, type SpeechEngine } from '../speech/engine';
+import type { SpeechEngine } from '../speech/engine';
 import { newConversationId, nextLoadingId, nextMessageId } from './message-id';
+import { SpokenReply } from './spoken-reply';
 import {
   canSubmitFeedback,
   chatHistoryOf,
   conversationReducer,
   feedbackHistoryOf,
   initialState,
-  speakableText,
+  lastReplyText,
   type ConversationAction,
   type ConversationState,
 } from './state';
 
+/** What a streamed reply reports as it arrives (DESIGN §2 "Streamed chat"). */
+export interface ReplyHandlers {
+  /** The next piece of the reply's text, in order. */
+  onDelta(text: string): void;
+  /** The tutor suggests a picture: asked for at once, before the reply has finished. */
+  onPicture(imagePrompt: string): void;
+}
+
 /** What the controller reaches the outside world through; the app passes the real ones, tests fakes. */
 export interface ConversationDeps {
-  readonly chat: (request: ChatRequest) => Promise<ChatReply>;
+  /**
+   * Sends the learner's words; reports the reply's pieces as they arrive and resolves with the whole
+   * reply. A server that does not stream may report nothing before resolving.
+   */
+  readonly chat: (request: ChatRequest, handlers: ReplyHandlers) => Promise<ChatReply>;
   readonly generateImage: (request: { prompt: string }) => Promise<{ imageUrl: string }>;
   readonly sendFeedback: (request: FeedbackRequest) => Promise<void>;
   readonly createEngine: () => Promise<SpeechEngine>;
@@ -61,8 +74,8 @@ export class ConversationController {
   private readonly listeners = new Set<() => void>();
   private engine: SpeechEngine | null = null;
   private enginePromise: Promise<SpeechEngine | null> | null = null;
-  /** One number per spoken reply, bumped by Skip and End: a reply still waiting checks it and speaks nothing. */
-  private speechTurn = 0;
+  /** The reply being spoken now; Skip and End cancel it. */
+  private spoken: SpokenReply | null = null;
 
   constructor(
     private readonly deps: ConversationDeps,
@@ -136,9 +149,20 @@ export class ConversationController {
   skip(): void {
     const { conversationId, status } = this.state;
     if (status !== 'speaking' || !conversationId) return;
-    this.speechTurn += 1;
-    this.engine?.stopSpeaking();
+    this.silence();
     this.dispatch({ type: 'playback_finished', conversationId });
+  }
+
+  /** Replay: speaks Astro's last reply again, sentence by sentence; only while listening. */
+  replay(): void {
+    const { conversationId, messages } = this.state;
+    const text = lastReplyText(messages);
+    if (!conversationId || text === null) return;
+    const before = this.state;
+    if (this.dispatch({ type: 'replay_started', conversationId }) === before) return;
+    const spoken = this.startSpeaking(conversationId);
+    spoken.add(text);
+    void this.finishSpeaking(conversationId, spoken);
   }
 
   dismissFeedback(): void {
@@ -206,7 +230,7 @@ export class ConversationController {
   }
 
   private releaseEngine(): void {
-    this.speechTurn += 1;
+    this.silence();
     const engine = this.engine;
     this.engine = null;
     this.enginePromise = null;
@@ -218,51 +242,90 @@ export class ConversationController {
     userMessage: string,
     chatHistory: ChatTurn[],
   ): Promise<void> {
-    let reply: ChatReply;
+    let spoken: SpokenReply | null = null;
+    let replyId: number | null = null;
+    let shown = '';
+    let pictureAsked = false;
+    const onDelta = (text: string) => {
+      if (text === '' || !this.isCurrent(conversationId)) return;
+      shown += text;
+      if (replyId === null) {
+        const id = nextMessageId();
+        const before = this.state;
+        const state = this.dispatch({ type: 'reply_received', conversationId, id, text: shown });
+        if (state === before) return;
+        replyId = id;
+        spoken = this.startSpeaking(conversationId);
+      } else {
+        this.dispatch({ type: 'reply_grew', id: replyId, text: shown });
+      }
+      spoken?.add(text);
+    };
+    const onPicture = (imagePrompt: string) => {
+      if (pictureAsked || replyId === null || !this.isCurrent(conversationId)) return;
+      pictureAsked = true;
+      const loadingId = nextLoadingId();
+      this.dispatch({ type: 'picture_requested', conversationId, loadingId, prompt: imagePrompt });
+      void this.sketch(loadingId, imagePrompt);
+    };
+
+    let reply: ChatReply | null = null;
     try {
-      reply = await this.deps.chat({
-        userMessage,
-        language: this.state.conversationLanguage,
-        chatHistory,
-      });
+      reply = await this.deps.chat(
+        { userMessage, language: this.state.conversationLanguage, chatHistory },
+        { onDelta, onPicture },
+      );
     } catch (error) {
       logError('chat failed', error);
-      this.dispatch({ type: 'chat_failed', conversationId });
-      return;
+      // Before any text: SPEC §8, back to listening. Mid-way: what was shown stays, and is spoken.
+      if (replyId === null) {
+        this.dispatch({ type: 'chat_failed', conversationId });
+        return;
+      }
     }
-    const image = reply.imagePrompt ? { loadingId: nextLoadingId(), prompt: reply.imagePrompt } : undefined;
-    const before = this.state;
-    const state = this.dispatch({
-      type: 'reply_received',
-      conversationId,
-      id: nextMessageId(),
-      text: reply.response,
-      offlineTutor: reply.offlineTutor,
-      ...(image ? { image } : {}),
-    });
-    if (state === before) return;
-    if (image) void this.sketch(image.loadingId, image.prompt);
-    await this.speak(conversationId, reply.response);
+    if (reply) {
+      // A server that did not stream reports the whole reply only now.
+      if (replyId === null) onDelta(reply.response);
+      else if (reply.response !== shown)
+        this.dispatch({ type: 'reply_grew', id: replyId, text: reply.response });
+      if (replyId !== null)
+        this.dispatch({ type: 'reply_grew', id: replyId, offlineTutor: reply.offlineTutor });
+      if (reply.imagePrompt) onPicture(reply.imagePrompt);
+    }
+    if (spoken) await this.finishSpeaking(conversationId, spoken);
   }
 
-  private async speak(conversationId: string, text: string): Promise<void> {
-    const turn = ++this.speechTurn;
-    try {
-      const engine = await withDeadline(
-        this.enginePromise ?? Promise.resolve(null),
-        this.deps.engineReadyMs ?? ENGINE_READY_DEADLINE_MS,
-        'the speech engine',
-      );
-      if (turn !== this.speechTurn) return; // skipped or ended while the engine got ready
-      if (!engine || !this.isCurrent(conversationId)) throw new Error('no speech engine to speak with');
-      await engine.speak(speakableText(text), this.state.conversationLanguage, this.state.speed);
-    } catch (error) {
-      if (error instanceof NoVoiceError) this.dispatch({ type: 'voice_missing', conversationId });
-      logError('speaking the reply failed', error);
-    } finally {
-      // A skipped reply already went back to listening; it must not end a later reply's speaking.
-      if (turn === this.speechTurn) this.dispatch({ type: 'playback_finished', conversationId });
-    }
+  /** A new spoken reply on the conversation's engine, replacing (and silencing) any before it. */
+  private startSpeaking(conversationId: string): SpokenReply {
+    this.silence();
+    const spoken = new SpokenReply({
+      engine: () =>
+        withDeadline(
+          this.enginePromise ?? Promise.resolve(null),
+          this.deps.engineReadyMs ?? ENGINE_READY_DEADLINE_MS,
+          'the speech engine',
+        ),
+      locale: this.state.conversationLanguage,
+      speed: () => this.state.speed,
+      onNoVoice: () => this.dispatch({ type: 'voice_missing', conversationId }),
+    });
+    this.spoken = spoken;
+    return spoken;
+  }
+
+  /** Waits for the last sentence; then listening again, unless Skip or End already moved on. */
+  private async finishSpeaking(conversationId: string, spoken: SpokenReply): Promise<void> {
+    await spoken.finish();
+    if (this.spoken !== spoken) return;
+    this.spoken = null;
+    this.dispatch({ type: 'playback_finished', conversationId });
+  }
+
+  /** Skip and End: nothing more of the current reply is spoken, and what plays stops at once. */
+  private silence(): void {
+    this.spoken?.cancel();
+    this.spoken = null;
+    this.engine?.stopSpeaking();
   }
 
   private async sketch(loadingId: string, prompt: string): Promise<void> {

@@ -89,8 +89,25 @@ export type ConversationAction =
       readonly text: string;
       /** Set when the reply carried an imagePrompt: the placeholder's id. */
       readonly image?: { readonly loadingId: string; readonly prompt: string };
-      readonly offlineTutor: boolean;
+      /** Known once the reply is complete when it streams (then told by reply_grew). */
+      readonly offlineTutor?: boolean;
     }
+  /** A streamed reply's text so far, and, at its end, which tutor answered. In any status (Skip). */
+  | {
+      readonly type: 'reply_grew';
+      readonly id: number;
+      readonly text?: string;
+      readonly offlineTutor?: boolean;
+    }
+  /** The tutor suggested a picture (mid-stream or with the reply): its placeholder joins the transcript. */
+  | {
+      readonly type: 'picture_requested';
+      readonly conversationId: string;
+      readonly loadingId: string;
+      readonly prompt: string;
+    }
+  /** Replay: Astro speaks its last reply again. */
+  | { readonly type: 'replay_started'; readonly conversationId: string }
   | { readonly type: 'chat_failed'; readonly conversationId: string }
   | { readonly type: 'playback_finished'; readonly conversationId: string }
   | {
@@ -171,9 +188,39 @@ export function conversationReducer(state: ConversationState, action: Conversati
         ...state,
         messages: [...state.messages, reply, ...placeholder],
         status: 'speaking',
-        offlineTutor: action.offlineTutor,
+        offlineTutor: action.offlineTutor ?? state.offlineTutor,
       };
     }
+
+    case 'reply_grew': {
+      const { text, offlineTutor } = action;
+      if (!state.messages.some((message) => message.id === action.id)) return state;
+      return {
+        ...state,
+        messages:
+          text === undefined
+            ? state.messages
+            : state.messages.map((message) => (message.id === action.id ? { ...message, text } : message)),
+        offlineTutor: offlineTutor ?? state.offlineTutor,
+      };
+    }
+
+    case 'picture_requested':
+      if (!isCurrent(state, action.conversationId)) return state;
+      return {
+        ...state,
+        messages: [
+          ...state.messages,
+          { id: action.loadingId, text: action.prompt, sender: 'astro', isLoading: true },
+        ],
+      };
+
+    case 'replay_started':
+      return isCurrent(state, action.conversationId) &&
+        state.status === 'listening' &&
+        lastReplyText(state.messages) !== null
+        ? { ...state, status: 'speaking', interim: '' }
+        : state;
 
     case 'chat_failed':
       return isCurrent(state, action.conversationId) && state.status === 'thinking'
@@ -281,6 +328,17 @@ export function feedbackHistoryOf(messages: readonly ChatMessage[]): ChatMessage
     }
     return kept;
   });
+}
+
+/** What Replay speaks: Astro's last reply in words (not a picture or its placeholder); null before one. */
+export function lastReplyText(messages: readonly ChatMessage[]): string | null {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index];
+    if (!message || message.sender !== 'astro') continue;
+    if (isPlaceholder(message) || message.isLoading || message.imageUrl !== undefined) continue;
+    return message.text.trim() === '' ? null : message.text;
+  }
+  return null;
 }
 
 /** Asterisks are markdown emphasis on screen but must never be read aloud (SPEC §5). */

@@ -31,6 +31,8 @@ const en = {
   noSpeech: "Voice input isn't available here: type your questions instead.",
   skip: 'Skip',
   skipLabel: 'Stop Astro speaking (Esc)',
+  replay: 'Replay',
+  replayLabel: "Hear Astro's last reply again",
   reconnecting: 'Reconnecting...',
   reconnectingNote: 'Speech recognition is reconnecting… You can type meanwhile.',
   microphoneDenied:
@@ -82,6 +84,8 @@ export const MESSAGES: Readonly<Record<Locale, Messages>> = {
     noSpeech: 'La entrada de voz no está disponible aquí: escribe tus preguntas.',
     skip: 'Saltar',
     skipLabel: 'Hacer que Astro deje de hablar (Esc)',
+    replay: 'Repetir',
+    replayLabel: 'Volver a oír la última respuesta de Astro',
     reconnecting: 'Reconectando...',
     reconnectingNote: 'El reconocimiento de voz se está reconectando… Mientras tanto puedes escribir.',
     microphoneDenied:
@@ -128,6 +132,8 @@ export const MESSAGES: Readonly<Record<Locale, Messages>> = {
     noSpeech: 'A entrada de voz não está disponível aqui: digite suas perguntas.',
     skip: 'Pular',
     skipLabel: 'Fazer o Astro parar de falar (Esc)',
+    replay: 'Repetir',
+    replayLabel: 'Ouvir de novo a última resposta do Astro',
     reconnecting: 'Reconectando...',
     reconnectingNote: 'O reconhecimento de voz está se reconectando… Enquanto isso, você pode digitar.',
     microphoneDenied:
@@ -174,6 +180,8 @@ export const MESSAGES: Readonly<Record<Locale, Messages>> = {
     noSpeech: 'La saisie vocale n’est pas disponible ici : écrivez vos questions.',
     skip: 'Passer',
     skipLabel: 'Arrêter la voix d’Astro (Échap)',
+    replay: 'Réécouter',
+    replayLabel: 'Réentendre la dernière réponse d’Astro',
     reconnecting: 'Reconnexion...',
     reconnectingNote: 'La reconnaissance vocale se reconnecte… Vous pouvez écrire en attendant.',
     microphoneDenied:
@@ -220,6 +228,8 @@ export const MESSAGES: Readonly<Record<Locale, Messages>> = {
     noSpeech: 'Spracheingabe ist hier nicht verfügbar: schreib deine Fragen.',
     skip: 'Überspringen',
     skipLabel: 'Astro nicht weitersprechen lassen (Esc)',
+    replay: 'Wiederholen',
+    replayLabel: 'Astros letzte Antwort noch einmal hören',
     reconnecting: 'Verbinde neu...',
     reconnectingNote: 'Die Spracherkennung verbindet sich neu… Du kannst so lange schreiben.',
     microphoneDenied:
@@ -266,6 +276,8 @@ export const MESSAGES: Readonly<Record<Locale, Messages>> = {
     noSpeech: 'L’input vocale non è disponibile qui: scrivi le tue domande.',
     skip: 'Salta',
     skipLabel: 'Fai smettere di parlare Astro (Esc)',
+    replay: 'Riascolta',
+    replayLabel: 'Riascolta l’ultima risposta di Astro',
     reconnecting: 'Riconnessione...',
     reconnectingNote: 'Il riconoscimento vocale si sta riconnettendo… Nel frattempo puoi scrivere.',
     microphoneDenied:
@@ -312,6 +324,8 @@ export const MESSAGES: Readonly<Record<Locale, Messages>> = {
     noSpeech: 'الإدخال الصوتي غير متاح هنا: اكتب أسئلتك بدلًا من ذلك.',
     skip: 'تخطٍّ',
     skipLabel: 'إيقاف كلام أسترو (Esc)',
+    replay: 'إعادة',
+    replayLabel: 'الاستماع مجددًا إلى آخر رد من أسترو',
     reconnecting: 'جارٍ إعادة الاتصال...',
     reconnectingNote: 'يعاد الآن اتصال التعرف على الكلام… يمكنك الكتابة في هذه الأثناء.',
     microphoneDenied:
@@ -357,6 +371,8 @@ export const MESSAGES: Readonly<Record<Locale, Messages>> = {
     noSpeech: '此处无法使用语音输入：请输入你的问题。',
     skip: '跳过',
     skipLabel: '让 Astro 停止朗读（Esc）',
+    replay: '重播',
+    replayLabel: '再听一遍 Astro 的上一个回答',
     reconnecting: '正在重新连接...',
     reconnectingNote: '语音识别正在重新连接……你可以先输入文字。',
     microphoneDenied:
@@ -402,6 +418,8 @@ export const MESSAGES: Readonly<Record<Locale, Messages>> = {
     noSpeech: 'ここでは音声入力が使えません。質問を入力してください。',
     skip: 'スキップ',
     skipLabel: 'Astro の読み上げを止める（Esc）',
+    replay: 'もう一度',
+    replayLabel: 'Astro の最後の返事をもう一度聞く',
     reconnecting: '再接続しています...',
     reconnectingNote: '音声認識を再接続しています…その間は入力できます。',
     microphoneDenied:
@@ -447,6 +465,8 @@ export const MESSAGES: Readonly<Record<Locale, Messages>> = {
     noSpeech: 'קלט קולי אינו זמין כאן: הקלד את שאלותיך.',
     skip: 'דלג',
     skipLabel: 'הפסקת הדיבור של אסטרו (Esc)',
+    replay: 'השמע שוב',
+    replayLabel: 'להאזין שוב לתשובה האחרונה של אסטרו',
     reconnecting: 'מתחבר מחדש...',
     reconnectingNote: 'זיהוי הדיבור מתחבר מחדש… בינתיים אפשר להקליד.',
     microphoneDenied:

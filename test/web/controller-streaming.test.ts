@@ -1,0 +1,225 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Locale } from '../../lambdas/contract/languages';
+import type { ChatReply } from '../../web/src/api/chat';
+import {
+  ConversationController,
+  type ConversationDeps,
+  type ReplyHandlers,
+} from '../../web/src/conversation/controller';
+import type { RecognitionHandlers, SpeechEngine } from '../../web/src/speech/engine';
+
+/** A speech engine that records each sentence and plays it only when the test says so. */
+class QueueEngine implements SpeechEngine {
+  readonly kind = 'azure' as const;
+  readonly canListen = true;
+  handlers: RecognitionHandlers | null = null;
+  queued: { text: string; locale: Locale; speed: number; finish: (error?: Error) => void }[] = [];
+  spoken: string[] = [];
+  stops = 0;
+  async startListening(_locale: Locale, handlers: RecognitionHandlers) {
+    this.handlers = handlers;
+  }
+  async stopListening() {}
+  speak(text: string, locale: Locale, speed: number) {
+    this.spoken.push(text);
+    return new Promise<void>((resolve, reject) =>
+      this.queued.push({ text, locale, speed, finish: (error) => (error ? reject(error) : resolve()) }),
+    );
+  }
+  /** The sentence at the head of the queue finishes playing. */
+  playNext(error?: Error) {
+    this.queued.shift()?.finish(error);
+  }
+  stopSpeaking() {
+    this.stops += 1;
+    for (const sentence of this.queued.splice(0)) sentence.finish();
+  }
+  setSpeed() {}
+  dispose() {}
+}
+
+/** A chat call whose reply the test streams piece by piece. */
+function streamingChat() {
+  let handlers: ReplyHandlers | null = null;
+  let settle: { resolve: (reply: ChatReply) => void; reject: (error: Error) => void } | null = null;
+  const chat: ConversationDeps['chat'] = (_request, given) => {
+    handlers = given;
+    return new Promise((resolve, reject) => (settle = { resolve, reject }));
+  };
+  return {
+    chat,
+    delta: (text: string) => handlers?.onDelta(text),
+    picture: (prompt: string) => handlers?.onPicture(prompt),
+    done: (reply: Partial<ChatReply> & { response: string }) =>
+      settle?.resolve({ offlineTutor: false, ...reply }),
+    fail: (error: Error) => settle?.reject(error),
+  };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+function harness() {
+  const engine = new QueueEngine();
+  const stream = streamingChat();
+  const images: string[] = [];
+  const controller = new ConversationController({
+    chat: stream.chat,
+    generateImage: async ({ prompt }) => {
+      images.push(prompt);
+      return { imageUrl: '/images/1.svg' };
+    },
+    sendFeedback: async () => undefined,
+    createEngine: async () => engine,
+    unlockAudio: () => undefined,
+    newConversationId: () => '6f1c0a3e-8d1b-4c0e-9a55-0b2d3c4e5f60',
+  });
+  const astroTexts = () =>
+    controller
+      .getState()
+      .messages.filter((message) => message.sender === 'astro')
+      .map((message) => message.text);
+  return { engine, stream, images, controller, astroTexts };
+}
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('a streamed reply, spoken sentence by sentence', () => {
+  it('shows the bubble at the first piece, grows it, and speaks each sentence as soon as it is complete', async () => {
+    const h = harness();
+    h.controller.start();
+    await settle();
+    h.stream.delta('Hello! I am ');
+    await settle();
+    expect(h.astroTexts()).toEqual(['Hello! I am ']);
+    expect(h.controller.getState().status).toBe('speaking');
+    // "Hello!" is complete once more text follows it; the rest is still arriving.
+    expect(h.engine.spoken).toEqual(['Hello!']);
+    h.stream.delta('**Astro**, your guide. What shall we explore?');
+    await settle();
+    expect(h.engine.spoken).toEqual(['Hello!', 'I am Astro, your guide.']);
+    h.stream.done({ response: 'Hello! I am **Astro**, your guide. What shall we explore?' });
+    await settle();
+    expect(h.engine.spoken).toEqual(['Hello!', 'I am Astro, your guide.', 'What shall we explore?']);
+    // Speaking lasts until the last sentence has played.
+    h.engine.playNext();
+    h.engine.playNext();
+    await settle();
+    expect(h.controller.getState().status).toBe('speaking');
+    h.engine.playNext();
+    await settle();
+    expect(h.controller.getState().status).toBe('listening');
+    expect(h.astroTexts()).toEqual(['Hello! I am **Astro**, your guide. What shall we explore?']);
+  });
+
+  it('asks for the picture as soon as its line arrives, before the reply has finished', async () => {
+    const h = harness();
+    h.controller.start();
+    await settle();
+    h.stream.delta('Saturn has rings. ');
+    h.stream.picture('Saturn and its rings');
+    await settle();
+    expect(h.images).toEqual(['Saturn and its rings']);
+    h.stream.delta('They are ice.');
+    h.stream.done({ response: 'Saturn has rings. They are ice.', imagePrompt: 'Saturn and its rings' });
+    await settle();
+    // Asked once, and the reply's bubble stays before the picture.
+    expect(h.images).toEqual(['Saturn and its rings']);
+    expect(h.astroTexts()[0]).toBe('Saturn has rings. They are ice.');
+  });
+
+  it('speaks a reply that did not stream (plain JSON) sentence by sentence just the same', async () => {
+    const h = harness();
+    h.controller.start();
+    await settle();
+    h.stream.done({ response: 'One idea. Then another. Done?', offlineTutor: true });
+    await settle();
+    expect(h.engine.spoken).toEqual(['One idea.', 'Then another.', 'Done?']);
+    expect(h.controller.getState().offlineTutor).toBe(true);
+  });
+
+  it('keeps what was shown when the stream breaks mid-way, speaks it, and listens again', async () => {
+    const h = harness();
+    h.controller.start();
+    await settle();
+    h.stream.delta('The Moon is rock. It has');
+    h.stream.fail(new Error('stream broke'));
+    await settle();
+    expect(h.astroTexts()).toEqual(['The Moon is rock. It has']);
+    expect(h.engine.spoken).toEqual(['The Moon is rock.', 'It has']);
+    h.engine.playNext();
+    h.engine.playNext();
+    await settle();
+    expect(h.controller.getState().status).toBe('listening');
+  });
+
+  it('a failure before any text is an ordinary chat failure: back to listening, nothing shown', async () => {
+    const h = harness();
+    h.controller.start();
+    await settle();
+    h.stream.fail(new Error('API call failed: 502'));
+    await settle();
+    expect(h.astroTexts()).toEqual([]);
+    expect(h.controller.getState().status).toBe('listening');
+  });
+
+  it('Skip mid-reply drops every queued sentence; the rest of the stream is still shown, not spoken', async () => {
+    const h = harness();
+    h.controller.start();
+    await settle();
+    h.stream.delta('First sentence here. Second one');
+    await settle();
+    h.controller.skip();
+    expect(h.controller.getState().status).toBe('listening');
+    expect(h.engine.stops).toBeGreaterThan(0);
+    h.stream.delta(' arrives. Third one too.');
+    h.stream.done({ response: 'First sentence here. Second one arrives. Third one too.' });
+    await settle();
+    expect(h.engine.spoken).toEqual(['First sentence here.']);
+    expect(h.astroTexts()).toEqual(['First sentence here. Second one arrives. Third one too.']);
+    expect(h.controller.getState().status).toBe('listening');
+  });
+
+  it('the first failed sentence drops the rest of the reply and the conversation listens again', async () => {
+    const h = harness();
+    h.controller.start();
+    await settle();
+    h.stream.done({ response: 'One. Two sentences. Three sentences.' });
+    await settle();
+    h.engine.playNext(new Error('Speech synthesis did not start in time'));
+    await settle();
+    expect(h.engine.queued).toEqual([]);
+    expect(h.controller.getState().status).toBe('listening');
+  });
+
+  it('Replay speaks the last reply again, sentence by sentence, only while listening', async () => {
+    const h = harness();
+    h.controller.start();
+    await settle();
+    h.stream.done({ response: 'Stars are suns. Far away.' });
+    await settle();
+    h.controller.replay(); // speaking: refused
+    h.engine.playNext();
+    h.engine.playNext();
+    await settle();
+    expect(h.controller.getState().status).toBe('listening');
+    h.controller.replay();
+    expect(h.controller.getState().status).toBe('speaking');
+    await settle();
+    expect(h.engine.spoken).toEqual(['Stars are suns.', 'Far away.', 'Stars are suns.', 'Far away.']);
+    h.engine.playNext();
+    h.engine.playNext();
+    await settle();
+    expect(h.controller.getState().status).toBe('listening');
+  });
+
+  it('Replay does nothing before Astro has replied', () => {
+    const h = harness();
+    h.controller.replay();
+    expect(h.controller.getState().status).toBe('idle');
+  });
+});
