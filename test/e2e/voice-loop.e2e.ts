@@ -94,3 +94,29 @@ describe('a browser without speech voices', () => {
     await context.close();
   });
 });
+
+describe('speaking sentence by sentence', () => {
+  it('speaks the greeting as its sentences, in order, and Replay speaks them again while listening', async () => {
+    const { context, page } = await openApp(app);
+    await startConversation(page);
+    const greeting = await page.locator('.message-astro .bubble-text').first().innerText();
+    const spoken = (await speechLog(page)).utterances.map((utterance) => utterance.text);
+    expect(spoken.length).toBeGreaterThan(1);
+    expect(spoken.join(' ')).toBe(greeting.replace(/\*/g, ''));
+    await page.getByRole('button', { name: 'Replay' }).click();
+    await waitForStatus(page, 'Listening...');
+    const again = (await speechLog(page)).utterances.map((utterance) => utterance.text);
+    expect(again).toEqual([...spoken, ...spoken]);
+    await context.close();
+  });
+
+  it('cuts a Japanese reply at its own full stops', async () => {
+    const { context, page } = await openApp(app);
+    await page.getByLabel('Language').selectOption('ja-JP');
+    await startConversation(page, '会話を始める', '聞いています...');
+    const spoken = (await speechLog(page)).utterances.map((utterance) => utterance.text);
+    expect(spoken.length).toBeGreaterThan(1);
+    expect(spoken.every((sentence) => /[。！？?]$/.test(sentence))).toBe(true);
+    await context.close();
+  });
+});
