@@ -19,6 +19,16 @@ describe('cutting a streamed reply into sentences', () => {
     expect(cutter.flush()).toEqual([]);
   });
 
+  it('does not wait for more text after a sentence that has plainly ended', () => {
+    const cutter = new SentenceCutter('ja-JP');
+    expect(cutter.push('太陽は恒星です。')).toEqual(['太陽は恒星です。']);
+    const english = new SentenceCutter('en-US');
+    expect(english.push('The Sun is a star. ')).toEqual(['The Sun is a star.']);
+    expect(english.push('It is 1.')).toEqual([]);
+    expect(english.push('4 million km wide.')).toEqual([]);
+    expect(english.flush()).toEqual(['It is 1.4 million km wide.']);
+  });
+
   it('keeps a decimal whole even when the stream breaks it at the point', () => {
     expect(streamed('The Sun is 1.4 million km wide. That is big.', 'en-US', 1)).toEqual([
       'The Sun is 1.4 million km wide.',

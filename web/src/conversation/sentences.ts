@@ -4,7 +4,12 @@ import type { Locale } from '../../../lambdas/contract/languages';
 const MIN_SENTENCE_CHARS = 5;
 /** A run-on without sentence punctuation is cut at a pause (comma, semicolon, space) past this length. */
 const MAX_SENTENCE_CHARS = 280;
-const PAUSES = /[,;:،،、，；：]\s*|\s+/gu;
+const PAUSES = /[,;:،、，；：]\s*|\s+/gu;
+/**
+ * The last piece is already a whole sentence when it ends in a full stop that needs nothing after it
+ * (Chinese and Japanese), or in sentence punctuation followed by a space: no need to wait for more text.
+ */
+const ENDED = /(?:[。！？]|[.!?؟…]["'”’»)\]]*\s)\s*$/u;
 
 /**
  * Cuts a reply that arrives in pieces into sentences as soon as each is complete, with the locale's own
@@ -24,7 +29,11 @@ export class SentenceCutter {
     this.pending += piece;
     const segments = [...this.segmenter.segment(this.pending)].map((segment) => segment.segment);
     // The last segment may still grow (or turn out to be the same sentence, as in "1." then "4").
-    const last = segments.pop() ?? '';
+    let last = segments.pop() ?? '';
+    if (ENDED.test(last)) {
+      segments.push(last);
+      last = '';
+    }
     const sentences: string[] = [];
     let carried = '';
     for (const segment of segments) {
