@@ -22,7 +22,8 @@ import {
 } from '../../lambdas/contract/schemas';
 import { createFeedbackHandler } from '../../lambdas/feedback/handler';
 import { createGenerateImageHandler } from '../../lambdas/generate-image/handler';
-import type { ApiEvent, ApiHandler } from '../../lambdas/http/endpoint';
+import { buffered } from '../support/events';
+import type { ApiEvent, ApiHandler, StreamingApiHandler } from '../../lambdas/http/endpoint';
 import { createSpeechTokenHandler } from '../../lambdas/speech-token/handler';
 import { startTestDynamo, type TestDynamo } from '../support/dynalite';
 import { startFakeServer, type FakeServer } from '../support/loopback';
@@ -227,11 +228,11 @@ function events(
 // ---- The property -----------------------------------------------------------------------------------
 
 async function answersWithinContract(
-  handler: ApiHandler,
+  handler: ApiHandler | StreamingApiHandler,
   event: ApiEvent,
   success: z.ZodType,
 ): Promise<void> {
-  const result = await handler(event);
+  const result = buffered(await handler(event));
   expect(result.statusCode).toBeLessThan(500);
   expect(result.headers?.['Content-Type']).toBe('application/json');
   const body: unknown = JSON.parse(result.body);
