@@ -55,7 +55,8 @@ export class AstroStack extends Stack {
       reservedConcurrency: concurrency?.chat,
       environment: { ASTRO_MODEL: 'bedrock', MODEL_TIMEOUT_MS: '20000' },
     });
-    chat.bindBedrockModel('BEDROCK_MODEL_ID', config.chatModelId);
+    // The reply streams (ConverseStream) when the web app asks for it (DESIGN §2 "Streamed chat").
+    chat.bindBedrockModel('BEDROCK_MODEL_ID', config.chatModelId, { streaming: true });
 
     const generateImage = new AstroFunction(this, 'GenerateImageFunction', {
       entryFolder: 'generate-image',

@@ -122,6 +122,8 @@ const tutorSchema = z
     OPENAI_MODEL: optionalText,
     /** One deadline for the whole reply (including a follow-up call), under API Gateway's 29 s. */
     MODEL_TIMEOUT_MS: positiveInt(20_000),
+    /** A streamed reply is given up on after this long with nothing new from the model. */
+    MODEL_IDLE_TIMEOUT_MS: positiveInt(10_000),
     /** 2–4 spoken sentences need far fewer; the cap bounds cost and latency. */
     MODEL_MAX_TOKENS: z.coerce.number().int().min(16).max(4096).default(400),
     AWS_REGION: optionalText,
@@ -141,6 +143,7 @@ const tutorSchema = z
     },
     openai: { baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: env.OPENAI_MODEL },
     timeoutMs: env.MODEL_TIMEOUT_MS,
+    idleTimeoutMs: env.MODEL_IDLE_TIMEOUT_MS,
     maxTokens: env.MODEL_MAX_TOKENS,
   }));
 export type TutorConfig = z.output<typeof tutorSchema>;

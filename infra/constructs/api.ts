@@ -9,6 +9,7 @@ import {
   MethodLoggingLevel,
   Model,
   RequestValidator,
+  ResponseTransferMode,
   ResponseType,
   RestApi,
   type IResource,
@@ -52,6 +53,13 @@ const REQUEST_SCHEMAS: Partial<Record<RouteName, z.ZodType>> = {
   generateImage: generateImageRequestSchema,
   feedback: feedbackRequestSchema,
 };
+
+/**
+ * The routes whose Lambda streams its answer (Lambda response streaming, `awslambda.streamifyResponse`):
+ * API Gateway invokes them with InvokeWithResponseStream and passes each piece on as it comes (DESIGN §2
+ * "Streamed chat"). Their handlers must be streaming ones: lambdas/chat/handler.ts exports one.
+ */
+const STREAMED_ROUTES: ReadonlySet<RouteName> = new Set(['chat']);
 
 /**
  * Errors API Gateway answers itself, in the API's own error shape (DESIGN §2) so the web app reads one
@@ -117,7 +125,7 @@ const GATEWAY_ERRORS: readonly { type: ResponseType; status: string; code: Error
 
 /**
  * The regional REST API: POST-only resources at the contract's paths, body validation against the
- * contract, per-method throttling, JSON access logs and detailed metrics.
+ * contract, per-method throttling, JSON access logs and detailed metrics. Chat streams its answer.
  */
 export class Api extends Construct {
   readonly restApi: RestApi;
@@ -212,7 +220,11 @@ export class Api extends Construct {
             schema: apiGatewaySchema(schema),
           })
         : undefined;
-      resource.addMethod('POST', new LambdaIntegration(props.functions[name], { allowTestInvoke: false }), {
+      const integration = new LambdaIntegration(props.functions[name], {
+        allowTestInvoke: false,
+        ...(STREAMED_ROUTES.has(name) ? { responseTransferMode: ResponseTransferMode.STREAM } : {}),
+      });
+      resource.addMethod('POST', integration, {
         operationName: name,
         ...(model ? { requestValidator: validator, requestModels: { 'application/json': model } } : {}),
       });

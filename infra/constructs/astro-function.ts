@@ -98,28 +98,33 @@ export class AstroFunction extends NodejsFunction {
   }
 
   /**
-   * Sets `variable` to the model id and allows bedrock:InvokeModel (which also authorizes Converse) on it.
+   * Sets `variable` to the model id and allows bedrock:InvokeModel (which also authorizes Converse) on it,
+   * and with `streaming` bedrock:InvokeModelWithResponseStream too (which authorizes ConverseStream).
    * A cross-region inference profile (`us.…`, `eu.…`, `global.…`) needs the profile and the underlying
    * foundation model in every destination region, the latter only when reached through this profile.
    */
-  bindBedrockModel(variable: string, modelId: string): void {
+  bindBedrockModel(variable: string, modelId: string, options: { streaming?: boolean } = {}): void {
     this.addEnvironment(variable, modelId);
+    const actions = [
+      'bedrock:InvokeModel',
+      ...(options.streaming ? ['bedrock:InvokeModelWithResponseStream'] : []),
+    ];
     const stack = Stack.of(this);
     const profile = /^(us|eu|apac|jp|au|ca|us-gov|global)\.(.+)$/.exec(modelId);
     if (!profile?.[2]) {
       this.addToRolePolicy(
         new PolicyStatement({
-          actions: ['bedrock:InvokeModel'],
+          actions,
           resources: [`arn:${stack.partition}:bedrock:${stack.region}::foundation-model/${modelId}`],
         }),
       );
       return;
     }
     const profileArn = `arn:${stack.partition}:bedrock:${stack.region}:${stack.account}:inference-profile/${modelId}`;
-    this.addToRolePolicy(new PolicyStatement({ actions: ['bedrock:InvokeModel'], resources: [profileArn] }));
+    this.addToRolePolicy(new PolicyStatement({ actions, resources: [profileArn] }));
     this.addToRolePolicy(
       new PolicyStatement({
-        actions: ['bedrock:InvokeModel'],
+        actions,
         resources: [`arn:${stack.partition}:bedrock:*::foundation-model/${profile[2]}`],
         conditions: { StringEquals: { 'bedrock:InferenceProfileArn': profileArn } },
       }),

@@ -146,6 +146,9 @@ export class WebHosting extends Construct {
           // API Gateway routes on its own host name, so every viewer header but Host goes through.
           originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
           responseHeadersPolicy: resourceHeaders,
+          // Uncached and uncompressed, so a streamed chat reply passes through piece by piece, never held
+          // back to be compressed whole (DESIGN §2 "Streamed chat").
+          compress: false,
         },
       },
     });

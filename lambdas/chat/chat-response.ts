@@ -16,7 +16,8 @@ export function toChatResponse(reply: TutorReply): ChatResponse {
   return imagePrompt.length > 0 ? { response, imagePrompt } : { response };
 }
 
-function withoutMarker(text: string): string {
+/** The text without the `__INIT__` marker, whose place closes up. */
+export function withoutMarker(text: string): string {
   return text
     .split(INIT_MARKER)
     .join(' ')

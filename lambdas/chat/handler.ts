@@ -1,33 +1,54 @@
 import { readTutorConfig, type Env } from '../config';
-import { API_ROUTES } from '../contract/routes';
+import { API_ROUTES, CHAT_STREAM_MEDIA_TYPE } from '../contract/routes';
 import { chatRequestSchema, type ChatResponse } from '../contract/schemas';
 import { ApiError } from '../http/api-error';
 import { handlerAtColdStart } from '../http/cold-start';
-import { defineEndpoint, type ApiHandler, type Reply } from '../http/endpoint';
+import { defineEndpoint, type Reply, type StreamedReply, type StreamingApiHandler } from '../http/endpoint';
+import { streamingLambda } from '../http/lambda-stream';
 import { createTutor } from '../tutor/create-tutor';
+import type { TutorRequest } from '../tutor/tutor';
 import { toChatResponse } from './chat-response';
+import { chatStreamLines, ndjsonLine } from './chat-stream';
 
 /** Names the provider that answered, so the web app can say quietly when the offline tutor is in use. */
 export const TUTOR_HEADER = 'X-Astro-Tutor';
 
-/** POST /api/chat: the learner's words (or the init message) and the history in, Astro's reply out. */
-export function createChatHandler(env: Env): ApiHandler {
+/**
+ * POST /api/chat: the learner's words (or the init message) and the history in, Astro's reply out: as
+ * one JSON object, or streamed as NDJSON lines when the request accepts `application/x-ndjson`
+ * (DESIGN §2 "Streamed chat").
+ */
+export function createChatHandler(env: Env): StreamingApiHandler {
   const tutor = createTutor(readTutorConfig(env));
   return defineEndpoint({
     route: API_ROUTES.chat,
     schema: chatRequestSchema,
-    handle: async (input): Promise<Reply<ChatResponse>> => {
+    handle: async (input, context): Promise<Reply<ChatResponse> | StreamedReply> => {
       if (input.userMessage.trim().length === 0) {
         throw new ApiError('invalid_request', 'userMessage: must not be blank');
       }
-      const reply = await tutor.reply({
+      const request: TutorRequest = {
         userMessage: input.userMessage,
         language: input.language,
         history: input.chatHistory,
-      });
-      return { status: 200, body: toChatResponse(reply), headers: { [TUTOR_HEADER]: tutor.provider } };
+      };
+      const headers = { [TUTOR_HEADER]: tutor.provider };
+      if (context.accepts(CHAT_STREAM_MEDIA_TYPE)) {
+        return {
+          status: 200,
+          contentType: CHAT_STREAM_MEDIA_TYPE,
+          headers,
+          chunks: chatStreamLines(tutor.stream(request, context.signal)),
+          failure: (error) => ndjsonLine({ type: 'error', error }),
+        };
+      }
+      const reply = await tutor.reply(request);
+      return { status: 200, body: toChatResponse(reply), headers };
     },
   });
 }
 
-export const handler = handlerAtColdStart(API_ROUTES.chat, () => createChatHandler(process.env));
+/** Deployed behind API Gateway's STREAM response transfer mode (Lambda response streaming). */
+export const handler = streamingLambda(
+  handlerAtColdStart(API_ROUTES.chat, () => createChatHandler(process.env)),
+);

@@ -6,6 +6,9 @@ export const API_ROUTES = {
   speechToken: '/api/speechToken',
 } as const;
 
+/** The media type of a streamed chat reply: one JSON object per line (DESIGN §2 "Streamed chat"). */
+export const CHAT_STREAM_MEDIA_TYPE = 'application/x-ndjson';
+
 export type RouteName = keyof typeof API_ROUTES;
 export type ApiPath = (typeof API_ROUTES)[RouteName];
 

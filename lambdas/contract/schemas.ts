@@ -4,6 +4,7 @@
  * out of the browser bundle; the infrastructure derives API Gateway request models from the same schemas.
  */
 import { z } from 'zod';
+import { ERROR_CODES, type ErrorCode } from './errors';
 import { LOCALES } from './languages';
 import {
   CHAT_HISTORY_MAX_TURNS,
@@ -39,6 +40,20 @@ export const chatResponseSchema = z.object({
   /** Present when Astro suggests a picture; the web app then calls /api/generateImage with it. */
   imagePrompt: z.string().min(1).max(IMAGE_PROMPT_MAX_CHARS).optional(),
 });
+
+/**
+ * One line of a streamed chat reply (`Accept: application/x-ndjson`, DESIGN §2): `delta`s that join to
+ * the reply, at most one `picture`, then `done` with the whole reply, or `error` when it failed mid-way.
+ */
+export const chatStreamLineSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('delta'), text: z.string().min(1) }),
+  z.object({ type: z.literal('picture'), imagePrompt: z.string().min(1).max(IMAGE_PROMPT_MAX_CHARS) }),
+  chatResponseSchema.extend({ type: z.literal('done') }),
+  z.object({
+    type: z.literal('error'),
+    error: z.object({ code: z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]), message: z.string() }),
+  }),
+]);
 
 export const generateImageRequestSchema = z.object({
   prompt: z.string().min(1).max(IMAGE_PROMPT_MAX_CHARS),
@@ -88,6 +103,7 @@ export const speechTokenResponseSchema = z.object({
 export type ChatTurn = z.infer<typeof chatTurnSchema>;
 export type ChatRequest = z.infer<typeof chatRequestSchema>;
 export type ChatResponse = z.infer<typeof chatResponseSchema>;
+export type ChatStreamLine = z.infer<typeof chatStreamLineSchema>;
 export type GenerateImageRequest = z.infer<typeof generateImageRequestSchema>;
 export type GenerateImageResponse = z.infer<typeof generateImageResponseSchema>;
 export type ChatMessage = z.infer<typeof chatMessageSchema>;

@@ -1,7 +1,9 @@
 import { ApiError } from './api-error';
-import type { ApiHandler } from './endpoint';
+import type { ApiHandler, StreamingApiHandler } from './endpoint';
 import { errorFields, log } from './log';
 import { errorResponse } from './response';
+
+type Env = Readonly<Record<string, string | undefined>>;
 
 /**
  * Builds a Lambda's handler once, at cold start, from its environment. If the configuration is invalid
@@ -12,13 +14,19 @@ import { errorResponse } from './response';
  * during init. Anywhere else (the local server and tests import these modules for their factories) it
  * builds on first use, so importing a module never reads the machine's environment or logs about it.
  */
+export function handlerAtColdStart(route: string, build: () => ApiHandler, env?: Env): ApiHandler;
 export function handlerAtColdStart(
   route: string,
-  build: () => ApiHandler,
-  env: Readonly<Record<string, string | undefined>> = process.env,
-): ApiHandler {
-  let built: ApiHandler | ApiError | undefined;
-  const ready = (): ApiHandler | ApiError => {
+  build: () => StreamingApiHandler,
+  env?: Env,
+): StreamingApiHandler;
+export function handlerAtColdStart(
+  route: string,
+  build: () => StreamingApiHandler,
+  env: Env = process.env,
+): StreamingApiHandler {
+  let built: StreamingApiHandler | ApiError | undefined;
+  const ready = (): StreamingApiHandler | ApiError => {
     if (built === undefined) {
       try {
         built = build();

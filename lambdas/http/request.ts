@@ -11,6 +11,17 @@ export function header(event: Pick<APIGatewayProxyEvent, 'headers'>, name: strin
   return undefined;
 }
 
+/** Whether the Accept header names `mediaType` (exactly, any letter case) without refusing it by `q=0`. */
+export function accepts(event: Pick<APIGatewayProxyEvent, 'headers'>, mediaType: string): boolean {
+  const wanted = mediaType.toLowerCase();
+  return (header(event, 'accept') ?? '').split(',').some((range) => {
+    const [type, ...parameters] = range.split(';').map((part) => part.trim().toLowerCase());
+    if (type !== wanted) return false;
+    const quality = parameters.find((parameter) => parameter.startsWith('q='));
+    return quality === undefined || Number(quality.slice(2)) > 0;
+  });
+}
+
 function isJsonMediaType(contentType: string): boolean {
   const mediaType = contentType.split(';')[0]?.trim().toLowerCase();
   return mediaType === 'application/json';

@@ -16,6 +16,14 @@ export function jsonResponse(
   return { statusCode: status, headers: { ...BASE_HEADERS, ...headers }, body: JSON.stringify(body) };
 }
 
+/** The headers of a streamed answer: its media type under the same no-store, nosniff rules. */
+export function streamHeaders(
+  contentType: string,
+  headers: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  return { ...BASE_HEADERS, 'Content-Type': contentType, ...headers };
+}
+
 export function errorResponse(error: ApiError, headers: Record<string, string> = {}): APIGatewayProxyResult {
   const body: ErrorBody = { error: { code: error.code, message: error.message } };
   return jsonResponse(error.status, body, headers);

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -11,7 +12,13 @@ import { createFeedbackHandler } from '../feedback/handler';
 import { createGenerateImageHandler } from '../generate-image/handler';
 import { ApiError } from '../http/api-error';
 import { handlerAtColdStart } from '../http/cold-start';
-import { notFound, type ApiEvent, type ApiHandler } from '../http/endpoint';
+import {
+  isStreamed,
+  notFound,
+  type ApiEvent,
+  type StreamedResult,
+  type StreamingApiHandler,
+} from '../http/endpoint';
 import { errorResponse } from '../http/response';
 import { createSpeechTokenHandler } from '../speech-token/handler';
 import { startEmbeddedDynamo } from './embedded-dynamo';
@@ -78,7 +85,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
   // Built now, as a Lambda's cold start does: a configuration problem is logged at start-up and the
   // route answers 503 `not_configured` instead of the server refusing to start.
   const atStart = { AWS_LAMBDA_FUNCTION_NAME: 'local' };
-  const handlers: Record<ApiPath, ApiHandler> = {
+  const handlers: Record<ApiPath, StreamingApiHandler> = {
     [API_ROUTES.chat]: handlerAtColdStart(API_ROUTES.chat, () => createChatHandler(env), atStart),
     [API_ROUTES.generateImage]: handlerAtColdStart(
       API_ROUTES.generateImage,
@@ -95,7 +102,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
   const headers = resourceHeaders();
 
   async function handleApi(request: IncomingMessage, response: ServerResponse, path: string) {
-    const handler = handlers[path as ApiPath] as ApiHandler | undefined;
+    const handler = handlers[path as ApiPath] as StreamingApiHandler | undefined;
     if (!handler) return send(response, notFound(path), headers);
     const limit = path === API_ROUTES.feedback ? FEEDBACK_MAX_BODY_BYTES : MAX_BODY_BYTES;
     const body = await readBody(request, limit);
@@ -104,7 +111,9 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       // The rest of the body is never read, so this connection cannot carry another request.
       return send(response, errorResponse(tooLarge), { ...headers, Connection: 'close' });
     }
-    send(response, await handler(toEvent(request, path, body)), headers);
+    const result = await handler(toEvent(request, path, body));
+    if (isStreamed(result)) await sendStream(response, result, headers);
+    else send(response, result, headers);
   }
 
   async function handleImage(request: IncomingMessage, response: ServerResponse, path: string) {
@@ -236,6 +245,34 @@ export function send(
   headers['Content-Length'] = String(body.length);
   response.writeHead(result.statusCode, headers);
   response.end(body);
+}
+
+/**
+ * Writes a streamed result as it comes (chunked), each piece flushed as soon as it is written, as Lambda
+ * response streaming does when deployed. A client that leaves ends the stream early, which stops the
+ * work behind it.
+ */
+export async function sendStream(
+  response: ServerResponse,
+  result: StreamedResult,
+  extraHeaders: Readonly<Record<string, string>>,
+): Promise<void> {
+  response.writeHead(result.statusCode, { ...extraHeaders, ...result.headers });
+  response.flushHeaders();
+  const left = new Promise<'left'>((resolvePromise) => response.once('close', () => resolvePromise('left')));
+  const pieces = result.body[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      const next = await Promise.race([pieces.next(), left]);
+      if (next === 'left' || next.done) break;
+      if (!response.write(next.value)) {
+        if ((await Promise.race([once(response, 'drain'), left])) === 'left') break;
+      }
+    }
+  } finally {
+    if (response.destroyed) Promise.resolve(pieces.return?.()).catch(() => undefined);
+    else response.end();
+  }
 }
 
 export function pipeFile(file: string, response: ServerResponse): Promise<void> {

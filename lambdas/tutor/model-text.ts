@@ -3,6 +3,8 @@
  * tags (Amazon Nova writes `<thinking>` when tools are offered; Qwen 3 and DeepSeek R1 on local servers
  * write `<think>`); that is never for the learner.
  */
+import { StreamedText, withoutTrailingSpace } from './streamed-text';
+
 const THINKING_BLOCK = /<(thinking|think)>[\s\S]*?(<\/\1>|$)/gi;
 const REASONING_TAGS = /<\/?(thinking|think|response|answer)>/gi;
 
@@ -12,6 +14,23 @@ export function spokenText(raw: string): string {
     .replace(REASONING_TAGS, ' ')
     .replace(/[ \t]+/g, ' ')
     .trim();
+}
+
+/**
+ * How much of a streamed model text is settled: not a thinking block still open (its end is not known),
+ * not a tag still being written (`<thi…`), not trailing whitespace.
+ */
+function settledSpokenLength(raw: string): number {
+  let settled = raw;
+  for (const block of raw.matchAll(THINKING_BLOCK)) {
+    if (block[2] === '' && block.index + block[0].length === raw.length) settled = raw.slice(0, block.index);
+  }
+  return withoutTrailingSpace(settled.replace(/<\/?[a-z]*$/i, '')).length;
+}
+
+/** `spokenText` for a reply that streams in: its pieces concatenate to `spokenText` of the whole. */
+export function spokenTextStream(): StreamedText {
+  return new StreamedText(spokenText, settledSpokenLength);
 }
 
 /** A picture prompt as the model gave it, or undefined when it gave none worth drawing. */

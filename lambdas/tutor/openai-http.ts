@@ -2,7 +2,7 @@
  * Calls to an OpenAI-compatible server (OpenAI, Ollama, llama.cpp, vLLM, LM Studio…) with the platform
  * `fetch`: no extra dependency, nothing vendor-specific, and the same code reaches every such server.
  */
-import type { ApiError } from '../http/api-error';
+import { ApiError } from '../http/api-error';
 import {
   contentFiltered,
   type Deadline,
@@ -65,6 +65,38 @@ export async function postJson(
     return JSON.parse(text) as unknown;
   } catch {
     throw upstreamFailed(new MalformedReply(`not JSON (${text.length} characters)`));
+  }
+}
+
+/**
+ * POSTs JSON asking for a streamed answer and returns the response once its headers are in (the body
+ * is the caller's to read under its deadline). Failures are thrown as `postJson` throws them.
+ */
+export async function postForStream(
+  server: OpenAiServer,
+  path: string,
+  body: unknown,
+  limit: Deadline,
+): Promise<Response> {
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    Accept: 'text/event-stream, application/json',
+  };
+  if (server.apiKey) headers.Authorization = `Bearer ${server.apiKey}`;
+  let response: Response;
+  try {
+    response = await fetch(endpointUrl(server.baseUrl, path), {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+      signal: limit.signal,
+    });
+    if (response.ok) return response;
+    const text = await response.text();
+    throw statusError(response.status, text);
+  } catch (error) {
+    if (error instanceof ApiError || error instanceof OpenAiRequestRejected) throw error;
+    throw limit.expired() ? timedOut(error) : upstreamFailed(error);
   }
 }
 

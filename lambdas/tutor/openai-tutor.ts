@@ -2,11 +2,23 @@ import { z } from 'zod';
 import type { TutorConfig } from '../config';
 import { log } from '../http/log';
 import { modelTurns } from './conversation';
-import { picturePrompt, spokenText } from './model-text';
-import { OpenAiRequestRejected, postJson, type OpenAiServer } from './openai-http';
+import { ApiError } from '../http/api-error';
+import { picturePrompt, spokenText, spokenTextStream } from './model-text';
+import { OpenAiRequestRejected, postForStream, postJson, type OpenAiServer } from './openai-http';
+import { chunksOf, serverSentData } from './server-sent-events';
 import { PICTURE_SHOWN, SHOW_PICTURE_TOOL, systemPrompt } from './system-prompt';
-import type { Tutor, TutorReply } from './tutor';
-import { contentFiltered, deadline, type Deadline, MalformedReply, upstreamFailed } from './upstream';
+import { doneEvent, type Tutor, type TutorReply, type TutorRequest, type TutorStreamEvent } from './tutor';
+import {
+  contentFiltered,
+  deadline,
+  type Deadline,
+  MalformedReply,
+  streamDeadline,
+  timedOut,
+  upstreamFailed,
+  within,
+  type StreamDeadline,
+} from './upstream';
 
 const TOOLS = [
   {
@@ -41,6 +53,37 @@ const completionSchema = z.object({
     .min(1),
 });
 
+/** One chunk of a streamed chat completion (`stream: true`), the parts the tutor reads. */
+const chunkSchema = z.object({
+  choices: z.array(
+    z.object({
+      finish_reason: z.string().nullish(),
+      delta: z
+        .object({
+          content: z.string().nullish(),
+          tool_calls: z
+            .array(
+              z.object({
+                index: z.number().int().nonnegative().nullish(),
+                id: z.string().nullish(),
+                function: z.object({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish(),
+              }),
+            )
+            .nullish(),
+        })
+        .nullish(),
+    }),
+  ),
+});
+
+/** What one completion said, streamed or not. */
+interface Completion {
+  readonly text: string;
+  readonly imagePrompt?: string;
+  readonly toolCalls: unknown[];
+  readonly toolCallIds: string[];
+}
+
 type WireMessage =
   | { role: 'system' | 'user' | 'assistant'; content: string | null; tool_calls?: unknown }
   | { role: 'tool'; tool_call_id: string; content: string };
@@ -54,58 +97,129 @@ export function createOpenAiTutor(config: TutorConfig): Tutor {
   const { baseUrl, apiKey, model } = config.openai;
   if (!baseUrl || !model) throw new Error('OPENAI_BASE_URL and OPENAI_MODEL are required');
   const server: OpenAiServer = { baseUrl, apiKey };
-  const compatibility = { tools: true, tokenField: 'max_tokens' as 'max_tokens' | 'max_completion_tokens' };
+  const compatibility = {
+    tools: true,
+    stream: true,
+    tokenField: 'max_tokens' as 'max_tokens' | 'max_completion_tokens',
+  };
 
-  async function complete(messages: WireMessage[], limit: Deadline) {
+  const requestBody = (messages: WireMessage[], stream: boolean): Record<string, unknown> => ({
+    model,
+    messages,
+    [compatibility.tokenField]: config.maxTokens,
+    ...(compatibility.tools ? { tools: TOOLS, tool_choice: 'auto' } : {}),
+    ...(stream ? { stream: true } : {}),
+  });
+
+  /** Drops what the server refused (tools, streaming, `max_tokens`) and says whether to ask again. */
+  function workAround(error: unknown, streaming: boolean): boolean {
+    if (!(error instanceof OpenAiRequestRejected)) throw error;
+    if (compatibility.tools && /\btools?\b|function/i.test(error.detail)) {
+      compatibility.tools = false;
+      log.warn('openai server refused tools; replying without pictures', { status: error.status });
+    } else if (compatibility.tokenField === 'max_tokens' && /max_tokens/.test(error.detail)) {
+      compatibility.tokenField = 'max_completion_tokens';
+      log.info('openai server refused max_tokens; using max_completion_tokens', { status: error.status });
+    } else if (streaming && compatibility.stream && /\bstream/i.test(error.detail)) {
+      compatibility.stream = false;
+      log.warn('openai server refused streaming; replying in one piece', { status: error.status });
+    } else {
+      throw upstreamFailed(error);
+    }
+    return true;
+  }
+
+  async function complete(messages: WireMessage[], limit: Deadline): Promise<Completion> {
     for (;;) {
-      const body: Record<string, unknown> = {
-        model,
-        messages,
-        [compatibility.tokenField]: config.maxTokens,
-        ...(compatibility.tools ? { tools: TOOLS, tool_choice: 'auto' } : {}),
-      };
       try {
-        return readCompletion(await postJson(server, 'chat/completions', body, limit));
+        return readCompletion(
+          await postJson(server, 'chat/completions', requestBody(messages, false), limit),
+        );
       } catch (error) {
-        if (!(error instanceof OpenAiRequestRejected)) throw error;
-        if (compatibility.tools && /\btools?\b|function/i.test(error.detail)) {
-          compatibility.tools = false;
-          log.warn('openai server refused tools; replying without pictures', { status: error.status });
-        } else if (compatibility.tokenField === 'max_tokens' && /max_tokens/.test(error.detail)) {
-          compatibility.tokenField = 'max_completion_tokens';
-          log.info('openai server refused max_tokens; using max_completion_tokens', { status: error.status });
-        } else {
-          throw upstreamFailed(error);
-        }
+        workAround(error, false);
       }
     }
   }
 
+  /**
+   * One completion asked for as a stream: yields the text as it settles and the picture once; returns
+   * what the completion said. A server that answers with a whole completion instead (it ignores
+   * `stream`, or refused it) is read as `reply()` reads it, its text one piece.
+   */
+  async function* completeStreaming(
+    messages: WireMessage[],
+    limit: StreamDeadline,
+    pictureShown: boolean,
+  ): AsyncGenerator<TutorStreamEvent, Completion> {
+    let response: Response | undefined;
+    while (!response) {
+      try {
+        response = await postForStream(
+          server,
+          'chat/completions',
+          requestBody(messages, compatibility.stream),
+          limit,
+        );
+      } catch (error) {
+        workAround(error, true);
+      }
+    }
+    limit.touch();
+    const streamed = /^text\/event-stream/i.test(response.headers.get('content-type') ?? '');
+    const completion =
+      streamed && response.body
+        ? yield* readCompletionStream(chunksOf(response.body), limit)
+        : await readWholeCompletion(response);
+    if (!streamed && completion.text.length > 0) yield { type: 'delta', text: completion.text };
+    if (!pictureShown && completion.imagePrompt !== undefined) {
+      yield { type: 'picture', imagePrompt: completion.imagePrompt };
+    }
+    return completion;
+  }
+
+  const conversation = (request: TutorRequest): WireMessage[] => [
+    { role: 'system', content: systemPrompt(request.language) },
+    ...modelTurns(request).map((turn) => ({ role: turn.role, content: turn.text })),
+  ];
+  const afterTool = (messages: WireMessage[], first: Completion): WireMessage[] => [
+    ...messages,
+    { role: 'assistant', content: null, tool_calls: first.toolCalls },
+    ...first.toolCallIds.map((id) => ({ role: 'tool' as const, tool_call_id: id, content: PICTURE_SHOWN })),
+  ];
+
   return {
     provider: 'openai',
+    async *stream(request, signal): AsyncGenerator<TutorStreamEvent> {
+      const limit = streamDeadline(config.timeoutMs, config.idleTimeoutMs, signal);
+      try {
+        const messages = conversation(request);
+        const first = yield* completeStreaming(messages, limit, false);
+        if (first.text.length > 0) return yield doneEvent(reply(first.text, first.imagePrompt));
+        if (first.toolCallIds.length === 0) throw new MalformedReply('the model returned no text');
+        // As in reply(): the model only asked for a picture, so it hears the picture is shown, once.
+        const second = yield* completeStreaming(
+          afterTool(messages, first),
+          limit,
+          first.imagePrompt !== undefined,
+        );
+        if (second.text.length === 0) throw new MalformedReply('the model returned no text after the tool');
+        yield doneEvent(reply(second.text, first.imagePrompt ?? second.imagePrompt));
+      } catch (error) {
+        if (error instanceof ApiError) throw error;
+        throw limit.expired() ? timedOut(error) : upstreamFailed(error);
+      } finally {
+        limit.dispose();
+      }
+    },
     async reply(request, signal): Promise<TutorReply> {
       const limit = deadline(config.timeoutMs, signal);
-      const messages: WireMessage[] = [
-        { role: 'system', content: systemPrompt(request.language) },
-        ...modelTurns(request).map((turn) => ({ role: turn.role, content: turn.text })),
-      ];
+      const messages = conversation(request);
       const first = await complete(messages, limit);
       if (first.text.length > 0) return reply(first.text, first.imagePrompt);
       if (first.toolCallIds.length === 0)
         throw upstreamFailed(new MalformedReply('the model returned no text'));
       // The model only asked for a picture: tell it the picture is shown, once, and take its words.
-      const second = await complete(
-        [
-          ...messages,
-          { role: 'assistant', content: null, tool_calls: first.toolCalls },
-          ...first.toolCallIds.map((id) => ({
-            role: 'tool' as const,
-            tool_call_id: id,
-            content: PICTURE_SHOWN,
-          })),
-        ],
-        limit,
-      );
+      const second = await complete(afterTool(messages, first), limit);
       if (second.text.length === 0) {
         throw upstreamFailed(new MalformedReply('the model returned no text after the tool'));
       }
@@ -118,12 +232,7 @@ function reply(response: string, imagePrompt: string | undefined): TutorReply {
   return imagePrompt === undefined ? { response } : { response, imagePrompt };
 }
 
-function readCompletion(json: unknown): {
-  text: string;
-  imagePrompt?: string;
-  toolCalls: unknown[];
-  toolCallIds: string[];
-} {
+function readCompletion(json: unknown): Completion {
   const parsed = completionSchema.safeParse(json);
   if (!parsed.success) throw upstreamFailed(new MalformedReply('not a chat completion'));
   const choice = parsed.data.choices[0];
@@ -131,7 +240,16 @@ function readCompletion(json: unknown): {
   if (choice.finish_reason === 'content_filter') {
     throw contentFiltered(new Error('finish_reason content_filter'));
   }
-  const calls = choice.message.tool_calls ?? [];
+  return withToolCalls(spokenText(choice.message.content ?? ''), choice.message.tool_calls ?? []);
+}
+
+interface ToolCall {
+  readonly id?: string | null;
+  readonly function?: { readonly name: string; readonly arguments?: string | null } | null;
+}
+
+/** The completion's text with what its tool calls mean: the picture, and the calls to answer. */
+function withToolCalls(text: string, calls: readonly ToolCall[]): Completion {
   const imagePrompt = calls
     .filter((call) => call.function?.name === SHOW_PICTURE_TOOL.name)
     .map((call) => picturePrompt(promptOf(call.function?.arguments)))
@@ -140,7 +258,7 @@ function readCompletion(json: unknown): {
     call.id && call.function ? [{ id: call.id, fn: call.function }] : [],
   );
   return {
-    text: spokenText(choice.message.content ?? ''),
+    text,
     imagePrompt,
     // Sent back as the server expects them before the tool results of a follow-up request.
     toolCalls: answered.map(({ id, fn }) => ({
@@ -150,6 +268,71 @@ function readCompletion(json: unknown): {
     })),
     toolCallIds: answered.map(({ id }) => id),
   };
+}
+
+/** A whole completion where a stream was asked for, read under the same deadline. */
+async function readWholeCompletion(response: Response): Promise<Completion> {
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text) as unknown;
+  } catch {
+    throw upstreamFailed(new MalformedReply(`not JSON (${text.length} characters)`));
+  }
+  return readCompletion(json);
+}
+
+/**
+ * A streamed completion: SSE `data:` chunks with `choices[0].delta` (content, and tool calls whose
+ * arguments arrive in pieces, by index) until `data: [DONE]` or a finish reason. Yields the text as
+ * it settles (`spokenText` rules); returns what the completion said.
+ */
+async function* readCompletionStream(
+  body: AsyncIterable<Uint8Array>,
+  limit: StreamDeadline,
+): AsyncGenerator<TutorStreamEvent, Completion> {
+  const spoken = spokenTextStream();
+  const calls = new Map<number, { id: string; name: string; arguments: string }>();
+  let ended = false;
+  for await (const data of within(serverSentData(body), limit)) {
+    if (data.trim() === '[DONE]') {
+      ended = true;
+      break;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(data) as unknown;
+    } catch {
+      throw new MalformedReply('a streamed chunk that is not JSON');
+    }
+    const parsed = chunkSchema.safeParse(json);
+    if (!parsed.success) throw new MalformedReply('not a chat completion chunk');
+    const choice = parsed.data.choices[0];
+    if (!choice) continue;
+    const text = spoken.push(choice.delta?.content ?? '');
+    if (text.length > 0) yield { type: 'delta', text };
+    for (const call of choice.delta?.tool_calls ?? []) {
+      const index = call.index ?? 0;
+      const entry = calls.get(index) ?? { id: '', name: '', arguments: '' };
+      entry.id ||= call.id ?? '';
+      // Servers send the name once (OpenAI) or whole in every chunk (some local ones): the first counts.
+      entry.name ||= call.function?.name ?? '';
+      entry.arguments += call.function?.arguments ?? '';
+      calls.set(index, entry);
+    }
+    if (choice.finish_reason === 'content_filter') {
+      throw contentFiltered(new Error('finish_reason content_filter'));
+    }
+    if (choice.finish_reason) ended = true;
+  }
+  if (!ended) throw new MalformedReply('the stream ended before the answer did');
+  const rest = spoken.finish();
+  if (rest.length > 0) yield { type: 'delta', text: rest };
+  const ordered = [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
+  return withToolCalls(
+    spoken.text,
+    ordered.map((call) => ({ id: call.id, function: { name: call.name, arguments: call.arguments } })),
+  );
 }
 
 /** The `prompt` of a function call's JSON arguments; unreadable arguments simply mean no picture. */

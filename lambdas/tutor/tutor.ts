@@ -17,11 +17,26 @@ export interface TutorReply {
 }
 
 /**
- * The tutor behind /api/chat. One interface, three providers (bedrock, openai, offline) chosen by config.
- * A streaming variant can be added beside `reply` as `stream(request): AsyncIterable<string>` (text deltas,
- * then the image prompt) without changing how callers use `reply`.
+ * A streamed reply, in order: `delta`s (they concatenate to the reply's text), at most one `picture`
+ * (as soon as the model asked for it), then `done` with the whole reply, exactly what `reply()` returns
+ * for the same model output. A failure ends the stream by throwing an ApiError.
  */
+export type TutorStreamEvent =
+  | { readonly type: 'delta'; readonly text: string }
+  | { readonly type: 'picture'; readonly imagePrompt: string }
+  | ({ readonly type: 'done' } & TutorReply);
+
+/** The tutor behind /api/chat. One interface, three providers (bedrock, openai, offline) chosen by config. */
 export interface Tutor {
   readonly provider: Provider;
   reply(request: TutorRequest, signal?: AbortSignal): Promise<TutorReply>;
+  /** The same reply as it is written (DESIGN §2 "Streamed chat"). */
+  stream(request: TutorRequest, signal?: AbortSignal): AsyncIterable<TutorStreamEvent>;
+}
+
+/** The `done` event of a reply. */
+export function doneEvent(reply: TutorReply): TutorStreamEvent {
+  return reply.imagePrompt === undefined
+    ? { type: 'done', response: reply.response }
+    : { type: 'done', response: reply.response, imagePrompt: reply.imagePrompt };
 }

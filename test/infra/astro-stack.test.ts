@@ -127,6 +127,8 @@ describe('CloudFront', () => {
   it('forwards /api/* to the REST API uncached, with every viewer header but Host, all methods allowed', () => {
     const api = behavior('/api/*');
     expect(api).toMatchObject({
+      // Never compressed: a streamed chat reply passes through piece by piece.
+      Compress: false,
       CachePolicyId: MANAGED.cachingDisabled,
       OriginRequestPolicyId: MANAGED.allViewerExceptHost,
       AllowedMethods: expect.arrayContaining(['GET', 'HEAD', 'OPTIONS', 'POST']),
@@ -355,6 +357,28 @@ describe('REST API', () => {
     }
   });
 
+  it('streams chat through Lambda response streaming (STREAM transfer mode) and buffers the others', () => {
+    const methods = Object.fromEntries(
+      ofType('AWS::ApiGateway::Method').map(([, method]) => [
+        method.Properties.OperationName as string,
+        method.Properties.Integration as Props,
+      ]),
+    );
+    const uri = (name: string) => JSON.stringify(methods[name]?.Uri);
+    expect(methods.chat).toMatchObject({ Type: 'AWS_PROXY', ResponseTransferMode: 'STREAM' });
+    // InvokeWithResponseStream: the 2021-11-15 Lambda API's response-streaming-invocations action.
+    expect(uri('chat')).toMatch(/2021-11-15\/functions\/.*\/response-streaming-invocations"/);
+    for (const name of ['generateImage', 'feedback', 'speechToken']) {
+      expect(methods[name]?.ResponseTransferMode).toBeUndefined();
+      expect(uri(name)).toMatch(/2015-03-31\/functions\/.*\/invocations"/);
+    }
+    // The same request validation as before.
+    expect(
+      ofType('AWS::ApiGateway::Method').find(([, method]) => method.Properties.OperationName === 'chat')?.[1]
+        .Properties.RequestValidatorId,
+    ).toBeDefined();
+  });
+
   it('validates chat, generateImage and feedback bodies against models generated from the contract', () => {
     const [[validatorId, validator]] = ofType('AWS::ApiGateway::RequestValidator') as [[string, Resource]];
     expect(validator.Properties).toMatchObject({ ValidateRequestBody: true });
@@ -528,6 +552,16 @@ describe('functions', () => {
     }
   });
 
+  it('exports a Lambda response streaming handler for chat only', () => {
+    const bundleOf = (name: keyof Synthesized['stack']['functions']) => {
+      const hash = (fn(name).Code as { S3Key: string }).S3Key.replace(/\.zip$/, '');
+      return readFileSync(join(astro.outdir, `asset.${hash}`, 'index.mjs'), 'utf8');
+    };
+    expect(bundleOf('chat')).toContain('streamifyResponse');
+    expect(bundleOf('chat')).toContain('HttpResponseStream');
+    expect(bundleOf('feedback')).not.toContain('streamifyResponse');
+  });
+
   it('are configured for Bedrock, S3, DynamoDB and Secrets Manager through their environment', () => {
     const variables = (name: keyof Synthesized['stack']['functions']) =>
       (fn(name).Environment as { Variables: Props }).Variables;
@@ -608,11 +642,12 @@ describe('least privilege', () => {
     ':inference-profile/us.amazon.nova-2-lite-v1:0',
   );
 
-  it('lets chat only invoke its inference profile and, through it, its model', () => {
+  it('lets chat only invoke (and stream from) its inference profile and, through it, its model', () => {
+    const invoke = ['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream'];
     expect(statementsOf('chat')).toEqual([
-      { Action: 'bedrock:InvokeModel', Effect: 'Allow', Resource: profileArn },
+      { Action: invoke, Effect: 'Allow', Resource: profileArn },
       {
-        Action: 'bedrock:InvokeModel',
+        Action: invoke,
         Effect: 'Allow',
         Resource: partitionArn(':bedrock:*::foundation-model/amazon.nova-2-lite-v1:0'),
         Condition: { StringEquals: { 'bedrock:InferenceProfileArn': profileArn } },

@@ -22,7 +22,14 @@ import {
 } from '../../lambdas/contract/schemas';
 import { createFeedbackHandler } from '../../lambdas/feedback/handler';
 import { createGenerateImageHandler } from '../../lambdas/generate-image/handler';
-import type { ApiEvent, ApiHandler } from '../../lambdas/http/endpoint';
+import { buffered } from '../support/events';
+import { readLines, textOf } from '../support/ndjson';
+import {
+  isStreamed,
+  type ApiEvent,
+  type ApiHandler,
+  type StreamingApiHandler,
+} from '../../lambdas/http/endpoint';
 import { createSpeechTokenHandler } from '../../lambdas/speech-token/handler';
 import { startTestDynamo, type TestDynamo } from '../support/dynalite';
 import { startFakeServer, type FakeServer } from '../support/loopback';
@@ -227,11 +234,11 @@ function events(
 // ---- The property -----------------------------------------------------------------------------------
 
 async function answersWithinContract(
-  handler: ApiHandler,
+  handler: ApiHandler | StreamingApiHandler,
   event: ApiEvent,
   success: z.ZodType,
 ): Promise<void> {
-  const result = await handler(event);
+  const result = buffered(await handler(event));
   expect(result.statusCode).toBeLessThan(500);
   expect(result.headers?.['Content-Type']).toBe('application/json');
   const body: unknown = JSON.parse(result.body);
@@ -260,6 +267,28 @@ describe('every handler under random and malformed input', () => {
         answersWithinContract(handler, event, chatResponseSchema),
       ),
       { numRuns: RUNS },
+    );
+  });
+
+  it('chat asked for a stream answers within the contract: an error response or well-formed lines', async () => {
+    const handler = createChatHandler(offlineEnv);
+    await fc.assert(
+      fc.asyncProperty(events(API_ROUTES.chat, validChat, chatBody), async (event) => {
+        const result = await handler({
+          ...event,
+          headers: { ...event.headers, accept: 'application/x-ndjson' },
+        });
+        if (!isStreamed(result)) {
+          expect(result.statusCode).toBeGreaterThanOrEqual(400);
+          expect(result.statusCode).toBeLessThan(500);
+          return;
+        }
+        const lines = await readLines(result);
+        expect(lines.at(-1)?.type).toBe('done');
+        const done = lines.at(-1) as { response: string };
+        expect(textOf(lines)).toBe(done.response);
+      }),
+      { numRuns: RUNS / 4 },
     );
   });
 

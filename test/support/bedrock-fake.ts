@@ -1,10 +1,12 @@
 /**
  * Speaking Amazon Bedrock Runtime's REST wire format on a loopback fake: Converse
- * (`POST /model/<id>/converse`) and InvokeModel (`POST /model/<id>/invoke`) answers and AWS-style errors.
+ * (`POST /model/<id>/converse`), ConverseStream (`POST /model/<id>/converse-stream`, binary event-stream
+ * frames) and InvokeModel (`POST /model/<id>/invoke`) answers and AWS-style errors.
  * The Bedrock Runtime client talks HTTP/2 by default (its handler is NodeHttp2Handler, prior knowledge
  * on `http:`), so this fake is an HTTP/2 cleartext server with the same shape as loopback.ts's fakes.
  */
 import type { ServerResponse } from 'node:http';
+import { crc32 } from 'node:zlib';
 import { createServer, type Http2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import type { FakeRoute, FakeServer, RecordedRequest } from './loopback';
@@ -108,5 +110,121 @@ export function notJson(text = '<html>gateway says hello</html>'): FakeRoute {
   return (_request, response) => {
     response.writeHead(200, { 'Content-Type': 'application/json' });
     response.end(text);
+  };
+}
+
+/**
+ * One `application/vnd.amazon.eventstream` message, framed as Bedrock sends it and the SDK's
+ * event-stream codec reads it: a prelude (total length, headers length, the prelude's CRC32), string
+ * headers (name length, name, type 7, value length, value), the payload, and the message's CRC32.
+ */
+export function eventStreamMessage(headers: Record<string, string>, payload: Uint8Array): Buffer {
+  const headerBytes = Buffer.concat(
+    Object.entries(headers).map(([name, value]) => {
+      const nameBytes = Buffer.from(name, 'utf8');
+      const valueBytes = Buffer.from(value, 'utf8');
+      const head = Buffer.alloc(1 + nameBytes.length + 1 + 2);
+      head.writeUInt8(nameBytes.length, 0);
+      nameBytes.copy(head, 1);
+      head.writeUInt8(7, 1 + nameBytes.length);
+      head.writeUInt16BE(valueBytes.length, 2 + nameBytes.length);
+      return Buffer.concat([head, valueBytes]);
+    }),
+  );
+  const total = 12 + headerBytes.length + payload.length + 4;
+  const message = Buffer.alloc(total);
+  message.writeUInt32BE(total, 0);
+  message.writeUInt32BE(headerBytes.length, 4);
+  message.writeUInt32BE(crc32(message.subarray(0, 8)), 8);
+  headerBytes.copy(message, 12);
+  Buffer.from(payload).copy(message, 12 + headerBytes.length);
+  message.writeUInt32BE(crc32(message.subarray(0, total - 4)), total - 4);
+  return message;
+}
+
+/** A ConverseStream event (`messageStart`, `contentBlockDelta`, …) as one event-stream message. */
+export function converseEvent(eventType: string, body: Record<string, unknown>): Buffer {
+  return eventStreamMessage(
+    { ':event-type': eventType, ':content-type': 'application/json', ':message-type': 'event' },
+    Buffer.from(JSON.stringify(body), 'utf8'),
+  );
+}
+
+/** A modeled error inside the stream (e.g. `throttlingException`, `modelStreamErrorException`). */
+export function converseException(exceptionType: string, message: string): Buffer {
+  return eventStreamMessage(
+    { ':exception-type': exceptionType, ':content-type': 'application/json', ':message-type': 'exception' },
+    Buffer.from(JSON.stringify({ message }), 'utf8'),
+  );
+}
+
+/** The events of a whole streamed answer: text in the given pieces, then tool uses, then the stop. */
+export function converseStreamEvents(
+  pieces: readonly string[],
+  options: { tools?: { toolUseId: string; name: string; input: string[] }[]; stopReason?: string } = {},
+): Buffer[] {
+  const events = [converseEvent('messageStart', { role: 'assistant' })];
+  const hasText = pieces.length > 0;
+  for (const text of pieces)
+    events.push(converseEvent('contentBlockDelta', { contentBlockIndex: 0, delta: { text } }));
+  if (hasText) events.push(converseEvent('contentBlockStop', { contentBlockIndex: 0 }));
+  (options.tools ?? []).forEach((tool, offset) => {
+    const contentBlockIndex = offset + (hasText ? 1 : 0);
+    events.push(
+      converseEvent('contentBlockStart', {
+        contentBlockIndex,
+        start: { toolUse: { toolUseId: tool.toolUseId, name: tool.name } },
+      }),
+    );
+    for (const input of tool.input) {
+      events.push(converseEvent('contentBlockDelta', { contentBlockIndex, delta: { toolUse: { input } } }));
+    }
+    events.push(converseEvent('contentBlockStop', { contentBlockIndex }));
+  });
+  events.push(
+    converseEvent('messageStop', {
+      stopReason: options.stopReason ?? (options.tools ? 'tool_use' : 'end_turn'),
+    }),
+  );
+  events.push(
+    converseEvent('metadata', {
+      usage: { inputTokens: 10, outputTokens: 10, totalTokens: 20 },
+      metrics: { latencyMs: 5 },
+    }),
+  );
+  return events;
+}
+
+/** A step of a streamed answer: bytes to send, or a wait (for a test's signal) before the next. */
+export type StreamStep = Buffer | (() => Promise<void>);
+
+/**
+ * Answers a ConverseStream call with event-stream messages written one at a time (waiting where a step
+ * is a function); `end: false` leaves the stream open, as a model that stalls mid-reply does.
+ */
+export function converseStreamAnswer(
+  steps: readonly StreamStep[],
+  options: { end?: boolean } = {},
+): FakeRoute {
+  return async (_request, response) => {
+    response.writeHead(200, {
+      'Content-Type': 'application/vnd.amazon.eventstream',
+      'x-amzn-requestid': 'fake-request',
+    });
+    for (const step of steps) {
+      if (Buffer.isBuffer(step)) response.write(step);
+      else await step();
+    }
+    if (options.end !== false) response.end();
+  };
+}
+
+/** Routes each call in turn: the n-th call gets the n-th route, the last one repeating. */
+export function routesInTurn(...routes: FakeRoute[]): FakeRoute {
+  let next = 0;
+  return (request, response) => {
+    const route = routes[Math.min(next, routes.length - 1)];
+    next += 1;
+    return route?.(request, response);
   };
 }

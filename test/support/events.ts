@@ -1,4 +1,5 @@
-import type { ApiEvent } from '../../lambdas/http/endpoint';
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { isStreamed, type ApiEvent, type ApiResult } from '../../lambdas/http/endpoint';
 
 export interface EventInit {
   readonly method?: string;
@@ -26,4 +27,10 @@ export function apiEvent(init: EventInit = {}): ApiEvent {
 /** The JSON body of a handler's result. */
 export function bodyOf<T = Record<string, unknown>>(result: { body: string }): T {
   return JSON.parse(result.body) as T;
+}
+
+/** A handler's result that must be an ordinary (not streamed) answer. */
+export function buffered(result: ApiResult): APIGatewayProxyResult {
+  if (isStreamed(result)) throw new Error('expected an ordinary answer, got a stream');
+  return result;
 }

@@ -11,7 +11,7 @@
  */
 import { INIT_MARKER, LOCALES, type Locale } from '../../contract/languages';
 import type { ChatTurn } from '../../contract/schemas';
-import type { Tutor, TutorReply, TutorRequest } from '../tutor';
+import { doneEvent, type Tutor, type TutorReply, type TutorRequest, type TutorStreamEvent } from '../tutor';
 import { loadKnowledge, type Knowledge } from './knowledge';
 import type { LocaleKnowledge, LocalizedTopic } from './knowledge-schema';
 import {
@@ -26,6 +26,8 @@ import {
   type PatternIndex,
 } from './matcher';
 
+/** How many words (or, in Chinese and Japanese, word-like segments) one streamed piece holds. */
+const WORDS_PER_PIECE = 4;
 /** How many topics a not-understood reply suggests. */
 const SUGGESTION_COUNT = 3;
 /** The language whose keywords are tried when none in the conversation's language matched. */
@@ -76,7 +78,35 @@ export function createOfflineTutor(): Tutor {
       signal?.throwIfAborted();
       return engine.answer(request);
     },
+    async *stream(request: TutorRequest, signal?: AbortSignal): AsyncGenerator<TutorStreamEvent> {
+      signal?.throwIfAborted();
+      const reply = engine.answer(request);
+      for (const text of pieces(reply.response, request.language)) yield { type: 'delta', text };
+      if (reply.imagePrompt !== undefined) yield { type: 'picture', imagePrompt: reply.imagePrompt };
+      yield doneEvent(reply);
+    },
   };
+}
+
+/**
+ * The lesson text in pieces of a few words, as a model would stream it. Word segmentation keeps Chinese
+ * and Japanese words whole; the pieces concatenate to the text exactly.
+ */
+export function pieces(text: string, locale: Locale): string[] {
+  const result: string[] = [];
+  let piece = '';
+  let words = 0;
+  for (const segment of new Intl.Segmenter(locale, { granularity: 'word' }).segment(text)) {
+    if (segment.isWordLike && words === WORDS_PER_PIECE) {
+      result.push(piece);
+      piece = '';
+      words = 0;
+    }
+    piece += segment.segment;
+    if (segment.isWordLike) words += 1;
+  }
+  if (piece.length > 0) result.push(piece);
+  return result;
 }
 
 /** The matching and reply rules, compiled once per cold start. */

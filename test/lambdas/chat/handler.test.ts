@@ -6,7 +6,7 @@ import { IMAGE_PROMPT_MAX_CHARS } from '../../../lambdas/contract/limits';
 import { chatResponseSchema, type ChatRequest } from '../../../lambdas/contract/schemas';
 import type { ErrorBody } from '../../../lambdas/contract/errors';
 import { handlerAtColdStart } from '../../../lambdas/http/cold-start';
-import type { ApiHandler } from '../../../lambdas/http/endpoint';
+import type { StreamingApiHandler } from '../../../lambdas/http/endpoint';
 import {
   answersInTurn,
   awsError,
@@ -15,24 +15,26 @@ import {
   startBedrockFake,
   textBlock,
 } from '../../support/bedrock-fake';
-import { apiEvent, bodyOf } from '../../support/events';
+import { apiEvent, bodyOf, buffered } from '../../support/events';
 import { captureLogs, type CapturedLogs } from '../../support/logs';
 import { hang, startFakeServer, type FakeServer } from '../../support/loopback';
 import { completion, openAiError } from '../../support/openai-fake';
 
 const SECRET_DETAIL = 'upstream-secret-detail-7f3a';
 
-const chat = (handler: ApiHandler, request: Partial<ChatRequest> = {}) =>
-  handler(
-    apiEvent({
-      path: API_ROUTES.chat,
-      body: { userMessage: 'What is a comet?', language: 'en-US', chatHistory: [], ...request },
-    }),
+const chat = async (handler: StreamingApiHandler, request: Partial<ChatRequest> = {}) =>
+  buffered(
+    await handler(
+      apiEvent({
+        path: API_ROUTES.chat,
+        body: { userMessage: 'What is a comet?', language: 'en-US', chatHistory: [], ...request },
+      }),
+    ),
   );
 
 describe('POST /api/chat with the Bedrock tutor', () => {
   let bedrock: FakeServer;
-  let handler: ApiHandler;
+  let handler: StreamingApiHandler;
   let logs: CapturedLogs;
 
   beforeAll(async () => {

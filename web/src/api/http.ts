@@ -65,7 +65,8 @@ export async function postJson(
   return { body: await response.json(), headers: response.headers };
 }
 
-async function errorCodeOf(response: Response): Promise<ErrorCode | undefined> {
+/** The contract's error code in a non-OK answer's body, if it carried one. */
+export async function errorCodeOf(response: Response): Promise<ErrorCode | undefined> {
   try {
     const body = (await response.json()) as Partial<ErrorBody> | null;
     return body?.error?.code;

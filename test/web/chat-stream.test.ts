@@ -1,0 +1,258 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type * as ChatApi from '../../web/src/api/chat';
+import type * as Http from '../../web/src/api/http';
+import { hang, sendJson, startFakeServer, type FakeServer } from '../support/loopback';
+import { gate } from '../support/tutor-stream';
+
+// The web's streamed chat call: real fetch against a loopback server standing in for the API, and a
+// Response built from a ReadableStream where the exact cut of the network chunks matters.
+let server: FakeServer;
+let chat: typeof ChatApi;
+let http: typeof Http;
+
+beforeAll(async () => {
+  server = await startFakeServer((_request, response) => sendJson(response, 500, {}));
+  vi.stubEnv('VITE_API_BASE', server.url);
+  vi.resetModules();
+  chat = await import('../../web/src/api/chat');
+  http = await import('../../web/src/api/http');
+});
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await server.close();
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const request = { userMessage: 'What is a comet?', language: 'en-US' as const, chatHistory: [] };
+const NDJSON = { 'Content-Type': 'application/x-ndjson', 'X-Astro-Tutor': 'bedrock' };
+const line = (value: unknown) => `${JSON.stringify(value)}\n`;
+const SHORT = { firstByteMs: 200, idleMs: 200 };
+
+/** Records what the handlers were given, in order. */
+function recorder() {
+  const seen: string[] = [];
+  return {
+    seen,
+    handlers: {
+      onDelta: (text: string) => seen.push(`delta:${text}`),
+      onPicture: (imagePrompt: string) => seen.push(`picture:${imagePrompt}`),
+    },
+  };
+}
+
+/** Answers fetch with these exact byte chunks as an NDJSON body. */
+function answerWithChunks(chunks: readonly Uint8Array[], headers: Record<string, string> = NDJSON) {
+  vi.stubGlobal('fetch', async () => {
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(chunk);
+        controller.close();
+      },
+    });
+    return new Response(body, { status: 200, headers });
+  });
+}
+
+const failureOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (error: unknown) => error,
+  );
+
+describe('streamChat', () => {
+  it('asks for NDJSON and gives each delta as it arrives, before the server has finished', async () => {
+    const rest = gate();
+    server.respondWith(async (_request, response) => {
+      response.writeHead(200, NDJSON);
+      response.write(line({ type: 'delta', text: 'A comet is ' }));
+      await rest.wait();
+      response.write(line({ type: 'delta', text: 'a dirty snowball.' }));
+      response.end(line({ type: 'done', response: 'A comet is a dirty snowball.' }));
+    });
+    const { seen } = recorder();
+
+    const reply = await chat.streamChat(request, {
+      // The server sends the rest only once the first delta has reached the app.
+      onDelta: (text) => {
+        seen.push(`delta:${text}`);
+        rest.open();
+      },
+      onPicture: (imagePrompt) => seen.push(`picture:${imagePrompt}`),
+    });
+
+    expect(seen).toEqual(['delta:A comet is ', 'delta:a dirty snowball.']);
+    expect(reply).toEqual({ response: 'A comet is a dirty snowball.', offlineTutor: false });
+    const sent = server.requests.at(-1);
+    expect(sent?.url).toBe('/api/chat');
+    expect(sent?.headers.accept).toBe('application/x-ndjson');
+    expect(sent?.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(sent?.body.toString() ?? '')).toEqual(request);
+  });
+
+  it('gives the picture line as soon as it arrives, once, and returns the reply with it', async () => {
+    server.respondWith((_request, response) => {
+      response.writeHead(200, { ...NDJSON, 'X-Astro-Tutor': 'offline' });
+      response.end(
+        line({ type: 'picture', imagePrompt: 'A comet near the Sun' }) +
+          line({ type: 'delta', text: 'Look at its tail.' }) +
+          line({ type: 'done', response: 'Look at its tail.', imagePrompt: 'A comet near the Sun' }),
+      );
+    });
+    const { seen, handlers } = recorder();
+
+    const reply = await chat.streamChat(request, handlers);
+
+    expect(seen).toEqual(['picture:A comet near the Sun', 'delta:Look at its tail.']);
+    expect(reply).toEqual({
+      response: 'Look at its tail.',
+      imagePrompt: 'A comet near the Sun',
+      offlineTutor: true,
+    });
+  });
+
+  it('puts back lines and multi-byte characters split across chunks, and reads a last line without newline', async () => {
+    const bytes = new TextEncoder().encode(
+      line({ type: 'delta', text: '彗星は「汚れた雪玉」です。' }) +
+        line({ type: 'delta', text: ' 🌠' }) +
+        JSON.stringify({ type: 'done', response: '彗星は「汚れた雪玉」です。 🌠' }),
+    );
+    // Cuts inside a line, inside a 3-byte character and inside the 4-byte emoji.
+    const cuts = [5, 20, 21, bytes.indexOf(0xf0) + 2, bytes.length - 10];
+    const chunks = [0, ...cuts].map((start, index) => bytes.subarray(start, [...cuts, bytes.length][index]));
+    answerWithChunks(chunks);
+    const { seen, handlers } = recorder();
+
+    const reply = await chat.streamChat(request, handlers);
+
+    expect(seen).toEqual(['delta:彗星は「汚れた雪玉」です。', 'delta: 🌠']);
+    expect(reply.response).toBe('彗星は「汚れた雪玉」です。 🌠');
+  });
+
+  it('takes an application/json answer as the whole reply: one delta, then the picture', async () => {
+    server.respondWith((_request, response) =>
+      sendJson(response, 200, { response: 'Comets have tails.', imagePrompt: 'A comet' }),
+    );
+    const { seen, handlers } = recorder();
+
+    const reply = await chat.streamChat(request, handlers);
+
+    expect(seen).toEqual(['delta:Comets have tails.', 'picture:A comet']);
+    expect(reply).toEqual({ response: 'Comets have tails.', imagePrompt: 'A comet', offlineTutor: false });
+  });
+
+  it('fails a non-OK answer with "API call failed: <status>" and its code, before any delta', async () => {
+    server.respondWith((_request, response) =>
+      sendJson(response, 429, { error: { code: 'rate_limited', message: 'slow down' } }),
+    );
+    const { seen, handlers } = recorder();
+
+    const failure = await failureOf(chat.streamChat(request, handlers));
+
+    expect(failure).toBeInstanceOf(http.ApiRequestError);
+    expect(failure).toMatchObject({ message: 'API call failed: 429', status: 429, code: 'rate_limited' });
+    expect(seen).toEqual([]);
+  });
+
+  it('throws on an error line, after giving the deltas before it', async () => {
+    server.respondWith((_request, response) => {
+      response.writeHead(200, NDJSON);
+      response.end(
+        line({ type: 'delta', text: 'A comet is' }) +
+          line({ type: 'error', error: { code: 'upstream_timeout', message: 'The model took too long.' } }),
+      );
+    });
+    const { seen, handlers } = recorder();
+
+    const failure = await failureOf(chat.streamChat(request, handlers));
+
+    expect(seen).toEqual(['delta:A comet is']);
+    expect(failure).toBeInstanceOf(http.ApiRequestError);
+    expect(failure).toMatchObject({ message: 'API call failed: 504', status: 504, code: 'upstream_timeout' });
+  });
+
+  it('throws when the stream breaks off before done', async () => {
+    server.respondWith((_request, response) => {
+      response.writeHead(200, NDJSON);
+      response.write(line({ type: 'delta', text: 'A comet is' }));
+      setTimeout(() => response.destroy(), 20);
+    });
+    const { seen, handlers } = recorder();
+
+    const failure = await failureOf(chat.streamChat(request, handlers));
+
+    expect(seen).toEqual(['delta:A comet is']);
+    expect(failure).toBeInstanceOf(http.ApiRequestError);
+  });
+
+  it('throws when the stream ends cleanly without done', async () => {
+    answerWithChunks([new TextEncoder().encode(line({ type: 'delta', text: 'A comet' }))]);
+
+    const failure = await failureOf(chat.streamChat(request, recorder().handlers));
+
+    expect(failure).toMatchObject({
+      name: 'ApiRequestError',
+      message: 'API call failed: the reply broke off',
+    });
+  });
+
+  it.each([
+    ['not JSON', 'hello\n'],
+    ['an unknown line type', line({ type: 'shout', text: 'HI' })],
+    ['a delta without text', line({ type: 'delta' })],
+    ['a done without a response', line({ type: 'done', response: '  ' })],
+    ['an error with an unknown code', line({ type: 'error', error: { code: 'oops', message: 'x' } })],
+  ])('refuses a malformed line: %s', async (_case, text) => {
+    answerWithChunks([new TextEncoder().encode(text)]);
+
+    await expect(chat.streamChat(request, recorder().handlers)).rejects.toMatchObject({
+      message: 'Malformed answer from /api/chat',
+    });
+  });
+
+  it('gives up when no answer starts within the first-byte deadline', async () => {
+    server.respondWith(hang);
+
+    const failure = await failureOf(chat.streamChat(request, recorder().handlers, undefined, SHORT));
+
+    expect(failure).toMatchObject({
+      name: 'ApiRequestError',
+      message: 'API call failed: the reply timed out',
+    });
+  });
+
+  it('gives up when the stream goes quiet between lines (the idle deadline)', async () => {
+    server.respondWith((_request, response) => {
+      response.writeHead(200, NDJSON);
+      response.write(line({ type: 'delta', text: 'A comet is' }));
+    });
+    const { seen, handlers } = recorder();
+
+    const failure = await failureOf(chat.streamChat(request, handlers, undefined, SHORT));
+
+    expect(seen).toEqual(['delta:A comet is']);
+    expect(failure).toMatchObject({ message: 'API call failed: the reply timed out' });
+  });
+
+  it('stops reading at once when the caller aborts, with the caller’s reason', async () => {
+    server.respondWith((_request, response) => {
+      response.writeHead(200, NDJSON);
+      response.write(line({ type: 'delta', text: 'A comet is' }));
+    });
+    const caller = new AbortController();
+    const reason = new Error('the learner pressed Stop');
+
+    const failure = failureOf(
+      chat.streamChat(
+        request,
+        { onDelta: () => caller.abort(reason), onPicture: () => undefined },
+        caller.signal,
+      ),
+    );
+
+    expect(await failure).toBe(reason);
+  });
+});
