@@ -33,12 +33,18 @@ afterAll(async () => {
   await server.close();
 });
 
+/** The whole reply is what these tests read; the pieces are chat-stream.test.ts's concern. */
+const IGNORE_PIECES = { onDelta: () => undefined, onPicture: () => undefined };
+
 describe('the web API calls', () => {
   it('posts the chat request as JSON to /api/chat and reads the reply and the offline-tutor header', async () => {
     server.respondWith((_request, response) =>
       sendJson(response, 200, { response: 'Hi!', imagePrompt: 'A comet' }, { 'X-Astro-Tutor': 'offline' }),
     );
-    const reply = await api.chat.sendChat({ userMessage: 'Hello', language: 'en-US', chatHistory: [] });
+    const reply = await api.chat.streamChat(
+      { userMessage: 'Hello', language: 'en-US', chatHistory: [] },
+      IGNORE_PIECES,
+    );
     expect(reply).toEqual({ response: 'Hi!', imagePrompt: 'A comet', offlineTutor: true });
     const request = server.requests.at(-1);
     expect(request?.method).toBe('POST');
@@ -56,7 +62,7 @@ describe('the web API calls', () => {
       sendJson(response, 502, { error: { code: 'upstream_error', message: 'secret upstream detail' } }),
     );
     const failure = await api.chat
-      .sendChat({ userMessage: 'Hello', language: 'en-US', chatHistory: [] })
+      .streamChat({ userMessage: 'Hello', language: 'en-US', chatHistory: [] }, IGNORE_PIECES)
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(api.http.ApiRequestError);
     expect(failure).toMatchObject({ message: 'API call failed: 502', status: 502, code: 'upstream_error' });
@@ -65,7 +71,7 @@ describe('the web API calls', () => {
   it('refuses a 200 chat answer without a response text', async () => {
     server.respondWith((_request, response) => sendJson(response, 200, { nope: true }));
     await expect(
-      api.chat.sendChat({ userMessage: 'Hi', language: 'en-US', chatHistory: [] }),
+      api.chat.streamChat({ userMessage: 'Hi', language: 'en-US', chatHistory: [] }, IGNORE_PIECES),
     ).rejects.toThrow(/Malformed/);
   });
 

@@ -1,11 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Locale } from '../../lambdas/contract/languages';
-import type { ChatReply } from '../../web/src/api/chat';
-import {
-  ConversationController,
-  type ConversationDeps,
-  type ReplyHandlers,
-} from '../../web/src/conversation/controller';
+import type { ChatReply, ChatStreamHandlers } from '../../web/src/api/chat';
+import { ConversationController, type ConversationDeps } from '../../web/src/conversation/controller';
 import type { RecognitionHandlers, SpeechEngine } from '../../web/src/speech/engine';
 
 /** A speech engine that records each sentence and plays it only when the test says so. */
@@ -40,7 +36,7 @@ class QueueEngine implements SpeechEngine {
 
 /** A chat call whose reply the test streams piece by piece. */
 function streamingChat() {
-  let handlers: ReplyHandlers | null = null;
+  let handlers: ChatStreamHandlers | null = null;
   let settle: { resolve: (reply: ChatReply) => void; reject: (error: Error) => void } | null = null;
   const chat: ConversationDeps['chat'] = (_request, given) => {
     handlers = given;

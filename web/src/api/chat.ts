@@ -2,19 +2,13 @@ import { ERROR_STATUS, type ErrorCode } from '../../../lambdas/contract/errors';
 import { API_ROUTES, CHAT_STREAM_MEDIA_TYPE } from '../../../lambdas/contract/routes';
 import type { ChatRequest, ChatResponse, ChatStreamLine } from '../../../lambdas/contract/schemas';
 import { settings } from '../app/env';
-import { ApiRequestError, errorCodeOf, objectBody, postJson } from './http';
+import { ApiRequestError, errorCodeOf, objectBody } from './http';
 
 export type { ChatRequest };
 
 export interface ChatReply extends ChatResponse {
   /** True when the server's built-in offline tutor answered (header `X-Astro-Tutor: offline`). */
   readonly offlineTutor: boolean;
-}
-
-/** POST /api/chat: the learner's words (or the init message) and the history → Astro's reply. */
-export async function sendChat(request: ChatRequest, signal?: AbortSignal): Promise<ChatReply> {
-  const { body, headers } = await postJson(API_ROUTES.chat, request, signal);
-  return readReply(objectBody(body, API_ROUTES.chat), headers);
 }
 
 /** What a streamed reply tells its reader while it arrives. */

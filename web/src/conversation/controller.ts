@@ -1,7 +1,7 @@
 import { initMessage, type Locale } from '../../../lambdas/contract/languages';
 import { CHAT_USER_MESSAGE_MAX_CHARS, type PlaybackSpeed } from '../../../lambdas/contract/limits';
 import type { ChatTurn } from '../../../lambdas/contract/schemas';
-import { sendChat, type ChatReply, type ChatRequest } from '../api/chat';
+import { streamChat, type ChatReply, type ChatRequest, type ChatStreamHandlers } from '../api/chat';
 import { sendFeedback, type FeedbackRequest } from '../api/feedback';
 import { generateImage } from '../api/generate-image';
 import { withDeadline } from '../app/deadline';
@@ -20,21 +20,13 @@ import {
   type ConversationState,
 } from './state';
 
-/** What a streamed reply reports as it arrives (DESIGN §2 "Streamed chat"). */
-export interface ReplyHandlers {
-  /** The next piece of the reply's text, in order. */
-  onDelta(text: string): void;
-  /** The tutor suggests a picture: asked for at once, before the reply has finished. */
-  onPicture(imagePrompt: string): void;
-}
-
 /** What the controller reaches the outside world through; the app passes the real ones, tests fakes. */
 export interface ConversationDeps {
   /**
    * Sends the learner's words; reports the reply's pieces as they arrive and resolves with the whole
    * reply. A server that does not stream may report nothing before resolving.
    */
-  readonly chat: (request: ChatRequest, handlers: ReplyHandlers) => Promise<ChatReply>;
+  readonly chat: (request: ChatRequest, handlers: ChatStreamHandlers) => Promise<ChatReply>;
   readonly generateImage: (request: { prompt: string }) => Promise<{ imageUrl: string }>;
   readonly sendFeedback: (request: FeedbackRequest) => Promise<void>;
   readonly createEngine: () => Promise<SpeechEngine>;
@@ -57,7 +49,7 @@ export interface FeedbackInput {
 export const defaultDeps = (
   overrides: Pick<ConversationDeps, 'createEngine' | 'unlockAudio'>,
 ): ConversationDeps => ({
-  chat: (request) => sendChat(request),
+  chat: (request, handlers) => streamChat(request, handlers),
   generateImage: (request) => generateImage(request),
   sendFeedback: (request) => sendFeedback(request),
   newConversationId,
