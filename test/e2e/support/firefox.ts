@@ -194,7 +194,7 @@ export function puppeteerUi(page: Page): AppUi {
       );
     },
     waitForText: async (selector, text, options) => {
-      await page.waitForFunction(
+      const waiting = page.waitForFunction(
         (wanted: string, part: string) => {
           const normalise = (value: string) => value.replace(/\s+/g, ' ').trim().toLowerCase();
           return [...document.querySelectorAll<HTMLElement>(wanted)].some((element) =>
@@ -205,6 +205,15 @@ export function puppeteerUi(page: Page): AppUi {
         selector,
         text,
       );
+      await waiting.catch(async (error: unknown) => {
+        // Say what the page showed instead, e.g. a status line stuck at "Speaking...".
+        const shown = await page
+          .$$eval(selector, (elements) => elements.map((element) => (element as HTMLElement).innerText))
+          .catch(() => []);
+        throw new Error(`${selector} never read "${text}"; it reads ${JSON.stringify(shown)}`, {
+          cause: error,
+        });
+      });
     },
     innerText: (selector) => page.$eval(selector, (element) => (element as HTMLElement).innerText),
   };
