@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Browser tests: real Chromium (Debian's /usr/bin/chromium) driven by playwright-core against the local
-// server with the offline tutor. Run after `npm run build`.
+// Browser tests: real Chromium (Debian's /usr/bin/chromium) driven by playwright-core, and real Firefox
+// (Debian's /usr/bin/firefox-esr) driven by puppeteer-core over WebDriver BiDi, against the local server
+// with the offline tutor. One browser per test file. Run after `npm run build`.
 export default defineConfig({
   test: {
     include: ['test/e2e/**/*.e2e.ts'],

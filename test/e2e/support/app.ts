@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, mkdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
-import { startLocalServer } from '../../../lambdas/local/server';
+import * as ui from './app-ui';
+import { DESKTOP, startLocalApp, usePerFile } from './local-app';
 import { installSpeechFakes, type SpeechLog } from './speech-fakes';
+
+export { DESKTOP, PHONE } from './local-app';
 
 /** Debian's Chromium (installed by .ci/run); nothing is downloaded. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -19,8 +20,6 @@ const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-export const DESKTOP = { width: 1280, height: 800 } as const;
-export const PHONE = { width: 390, height: 844 } as const;
 export const SCREENSHOTS = join(process.cwd(), 'test-results', 'screenshots');
 
 export interface TestApp {
@@ -29,31 +28,32 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/**
- * One browser and one local server (the real handlers, offline tutor and images, no Azure key so the
- * browser speech engine is used) per test file.
- */
+/** One Chromium and one local app (see startLocalApp) per test file. */
 export async function startTestApp(): Promise<TestApp> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium).`);
   }
-  const dataDir = await mkdtemp(join(tmpdir(), 'astro-e2e-'));
-  const server = await startLocalServer({
-    port: 0,
-    dataDir,
-    env: { ASTRO_MODEL: 'offline', ASTRO_IMAGE_MODEL: 'offline', AZURE_SPEECH_KEY: '' },
-  });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  await mkdir(SCREENSHOTS, { recursive: true });
-  return {
-    url: server.url,
-    browser,
-    close: async () => {
-      await browser.close();
-      await server.close();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
+  const local = await startLocalApp();
+  try {
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    await mkdir(SCREENSHOTS, { recursive: true });
+    return {
+      url: local.url,
+      browser,
+      close: async () => {
+        await browser.close();
+        await local.close();
+      },
+    };
+  } catch (error) {
+    await local.close();
+    throw error;
+  }
+}
+
+/** Starts one test app for the calling test file and closes it after (see usePerFile). */
+export function useTestApp(): TestApp {
+  return usePerFile(startTestApp);
 }
 
 export interface OpenOptions {
@@ -63,33 +63,6 @@ export interface OpenOptions {
 }
 
 /** A fresh context (no shared state between tests) with the speech fakes in place. */
-/**
- * Starts one test app for the calling test file (beforeAll) and closes it after (afterAll). The handle
- * reads through to the started app, so tests use it as they would the app itself.
- */
-export function useTestApp(): TestApp {
-  let started: TestApp | undefined;
-  beforeAll(async () => {
-    started = await startTestApp();
-  });
-  afterAll(async () => {
-    await started?.close();
-  });
-  const current = (): TestApp => {
-    if (!started) throw new Error('The test app is not started yet: use it inside a test.');
-    return started;
-  };
-  return {
-    get url() {
-      return current().url;
-    },
-    get browser() {
-      return current().browser;
-    },
-    close: () => current().close(),
-  };
-}
-
 export async function openApp(
   app: TestApp,
   options: OpenOptions = {},
@@ -146,39 +119,47 @@ export function setSpeechEnvironment(
   }, environment);
 }
 
+/** The app's screen driven through playwright-core (see app-ui.ts). */
+export function playwrightUi(page: Page): ui.AppUi {
+  return {
+    clickButton: (name) => page.getByRole('button', { name }).click(),
+    fill: (label, text) => page.getByLabel(label).fill(text),
+    count: (selector) => page.locator(selector).count(),
+    waitForCount: (selector, count) =>
+      page
+        .locator(selector)
+        .nth(count - 1)
+        .waitFor(),
+    waitForText: (selector, text, options) =>
+      page.locator(selector, { hasText: text }).waitFor({ timeout: options?.timeoutMs }),
+    innerText: (selector) => page.locator(selector).innerText(),
+  };
+}
+
 /** The status line's text. */
 export function statusOf(page: Page): Promise<string> {
-  return page.locator('#status-line').innerText();
+  return ui.statusOf(playwrightUi(page));
 }
 
 /** Waits until the status line reads `text` (the offline tutor and fakes settle in milliseconds). */
-export async function waitForStatus(page: Page, text: string): Promise<void> {
-  await page.locator('#status-line', { hasText: text }).waitFor();
+export function waitForStatus(page: Page, text: string): Promise<void> {
+  return ui.waitForStatus(playwrightUi(page), text);
 }
 
 /** Start a conversation and wait for the greeting to be spoken: listening. */
-export async function startConversation(
-  page: Page,
-  startLabel = 'Start Conversation',
-  listening = 'Listening...',
-) {
-  await page.getByRole('button', { name: startLabel }).click();
-  await waitForStatus(page, listening);
+export function startConversation(page: Page, startLabel = 'Start Conversation', listening = ui.LISTENING) {
+  return ui.startConversation(playwrightUi(page), startLabel, listening);
 }
 
 /** Speak one utterance through the fake recogniser and wait for Astro's answer to be spoken. */
 export async function sayAndWait(page: Page, text: string): Promise<void> {
-  const before = await page.locator('.message-astro').count();
+  const before = await page.locator(ui.ASTRO_MESSAGE).count();
   if (!(await speech(page, 'say', text))) throw new Error('the recogniser was not running');
-  await page.locator('.message-astro').nth(before).waitFor();
-  await waitForStatus(page, 'Listening...');
+  await page.locator(ui.ASTRO_MESSAGE).nth(before).waitFor();
+  await waitForStatus(page, ui.LISTENING);
 }
 
 /** Type one message and wait for Astro's answer to be spoken. */
-export async function typeAndWait(page: Page, text: string): Promise<void> {
-  const before = await page.locator('.message-astro').count();
-  await page.getByLabel('Type a message to Astro').fill(text);
-  await page.getByRole('button', { name: 'Send' }).click();
-  await page.locator('.message-astro').nth(before).waitFor();
-  await waitForStatus(page, 'Listening...');
+export function typeAndWait(page: Page, text: string): Promise<void> {
+  return ui.typeAndWait(playwrightUi(page), text);
 }
