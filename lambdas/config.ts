@@ -14,12 +14,12 @@ export class ConfigError extends Error {
   }
 }
 
-const optionalText = z
+export const optionalText = z
   .string()
   .trim()
   .transform((value) => (value === '' ? undefined : value))
   .optional();
-const optionalUrl = optionalText.pipe(z.url().optional());
+export const optionalUrl = optionalText.pipe(z.url().optional());
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 /** Adds an issue naming `variable` when a setting that needs it is chosen and it is unset. */

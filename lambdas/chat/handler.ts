@@ -1,31 +1,36 @@
 import { readTutorConfig, type Env } from '../config';
 import { API_ROUTES } from '../contract/routes';
-import { chatRequestSchema, type ChatResponse } from '../contract/schemas';
+import { chatRequestSchema, isBlank, type ChatResponse } from '../contract/schemas';
 import { ApiError } from '../http/api-error';
 import { handlerAtColdStart } from '../http/cold-start';
 import { defineEndpoint, type ApiHandler, type Reply } from '../http/endpoint';
+import { createTrust } from '../trust/trust-config';
 import { createTutor } from '../tutor/create-tutor';
 import { toChatResponse } from './chat-response';
+import { withinBudget } from './history-budget';
 
 /** Names the provider that answered, so the web app can say quietly when the offline tutor is in use. */
 export const TUTOR_HEADER = 'X-Astro-Tutor';
 
 /** POST /api/chat: the learner's words (or the init message) and the history in, Astro's reply out. */
-export function createChatHandler(env: Env): ApiHandler {
+export function createChatHandler(env: Env, now?: () => number): ApiHandler {
   const tutor = createTutor(readTutorConfig(env));
+  const trust = createTrust(env, now);
   return defineEndpoint({
     route: API_ROUTES.chat,
     schema: chatRequestSchema,
     handle: async (input): Promise<Reply<ChatResponse>> => {
-      if (input.userMessage.trim().length === 0) {
+      if (isBlank(input.userMessage)) {
         throw new ApiError('invalid_request', 'userMessage: must not be blank');
       }
       const reply = await tutor.reply({
         userMessage: input.userMessage,
         language: input.language,
-        history: input.chatHistory,
+        // Only what Astro really said (DESIGN §2 "Trust"), within the history budget.
+        history: withinBudget(await trust.trustedHistory(input.chatHistory)),
       });
-      return { status: 200, body: toChatResponse(reply), headers: { [TUTOR_HEADER]: tutor.provider } };
+      const body = await trust.seal(toChatResponse(reply));
+      return { status: 200, body, headers: { [TUTOR_HEADER]: tutor.provider } };
     },
   });
 }
