@@ -3,6 +3,7 @@ import { API_ROUTES } from '../contract/routes';
 import { chatRequestSchema, isBlank, type ChatResponse } from '../contract/schemas';
 import { ApiError } from '../http/api-error';
 import { handlerAtColdStart } from '../http/cold-start';
+import { readOriginRule } from '../http/origin';
 import { defineEndpoint, type ApiHandler, type Reply } from '../http/endpoint';
 import { createTrust } from '../trust/trust-config';
 import { createTutor } from '../tutor/create-tutor';
@@ -18,6 +19,7 @@ export function createChatHandler(env: Env, now?: () => number): ApiHandler {
   const trust = createTrust(env, now);
   return defineEndpoint({
     route: API_ROUTES.chat,
+    origins: readOriginRule(env),
     schema: chatRequestSchema,
     handle: async (input): Promise<Reply<ChatResponse>> => {
       if (isBlank(input.userMessage)) {

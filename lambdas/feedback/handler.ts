@@ -3,6 +3,7 @@ import { FEEDBACK_MAX_BODY_BYTES } from '../contract/limits';
 import { API_ROUTES } from '../contract/routes';
 import { feedbackRequestSchema, type FeedbackResponse } from '../contract/schemas';
 import { handlerAtColdStart } from '../http/cold-start';
+import { readOriginRule } from '../http/origin';
 import { defineEndpoint, type ApiHandler, type Reply } from '../http/endpoint';
 import { createDynamoClient, FeedbackStore } from '../store/feedback-store';
 
@@ -12,6 +13,7 @@ export function createFeedbackHandler(env: Env): ApiHandler {
   const store = new FeedbackStore(createDynamoClient(config), config.tableName);
   return defineEndpoint({
     route: API_ROUTES.feedback,
+    origins: readOriginRule(env),
     schema: feedbackRequestSchema,
     maxBodyBytes: FEEDBACK_MAX_BODY_BYTES,
     handle: async (feedback): Promise<Reply<FeedbackResponse>> => {

@@ -3,6 +3,7 @@ import { API_ROUTES } from '../contract/routes';
 import { generateImageRequestSchema, isBlank, type GenerateImageResponse } from '../contract/schemas';
 import { ApiError } from '../http/api-error';
 import { handlerAtColdStart } from '../http/cold-start';
+import { readOriginRule } from '../http/origin';
 import { defineEndpoint, type ApiHandler, type Reply } from '../http/endpoint';
 import { createImageMaker } from '../images/create-image-maker';
 import { createImageStore } from '../images/image-store';
@@ -20,6 +21,7 @@ export function createGenerateImageHandler(env: Env, now?: () => number): ApiHan
   const store = createImageStore(config);
   return defineEndpoint({
     route: API_ROUTES.generateImage,
+    origins: readOriginRule(env),
     schema: generateImageRequestSchema,
     handle: async (input): Promise<Reply<GenerateImageResponse>> => {
       if (isBlank(input.prompt)) throw new ApiError('invalid_request', 'prompt: must not be blank');

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { MAX_BODY_BYTES } from '../contract/limits';
 import { ApiError } from './api-error';
 import { errorFields, log } from './log';
+import { requireSameSite, type OriginRule } from './origin';
 import { parseBody } from './request';
 import { errorResponse, jsonResponse } from './response';
 
@@ -27,6 +28,8 @@ export type ApiHandler = (event: ApiEvent) => Promise<APIGatewayProxyResult>;
 export interface EndpointSpec<S extends z.ZodType, T> {
   /** The route, for logs: e.g. `/api/feedback`. */
   readonly route: string;
+  /** Which origins are the site's own: a cross-site request is refused before anything else. */
+  readonly origins: OriginRule;
   readonly schema: S;
   readonly maxBodyBytes?: number;
   readonly allowEmptyBody?: boolean;
@@ -34,8 +37,8 @@ export interface EndpointSpec<S extends z.ZodType, T> {
 }
 
 /**
- * Wraps one endpoint's logic in the HTTP rules every endpoint shares: POST only, body limits and
- * validation, typed errors mapped to the contract's codes, nothing raw escaping, one log line per request.
+ * Wraps one endpoint's logic in the HTTP rules every endpoint shares: POST only, same site only, body
+ * limits and validation, typed errors mapped to the contract's codes, nothing raw escaping, one log line per request.
  */
 export function defineEndpoint<S extends z.ZodType, T>(spec: EndpointSpec<S, T>): ApiHandler {
   return async (event) => {
@@ -47,6 +50,7 @@ export function defineEndpoint<S extends z.ZodType, T>(spec: EndpointSpec<S, T>)
       if (event.httpMethod !== 'POST') {
         throw new ApiError('method_not_allowed', `${spec.route} accepts POST only.`);
       }
+      requireSameSite(event, spec.origins);
       const input = parseBody(event, spec.schema, {
         maxBytes: spec.maxBodyBytes ?? MAX_BODY_BYTES,
         allowEmpty: spec.allowEmptyBody ?? false,

@@ -82,7 +82,10 @@ describe('POST /api/chat with the Bedrock tutor', () => {
 
     expect(result.statusCode).toBe(200);
     expect(result.body).not.toContain('__INIT__');
-    expect(bodyOf(result)).toEqual({ response: 'Hello, I am Astro! What shall we explore?', signature: expect.any(String) as unknown });
+    expect(bodyOf(result)).toEqual({
+      response: 'Hello, I am Astro! What shall we explore?',
+      signature: expect.any(String) as unknown,
+    });
   });
 
   it('cuts an over-long picture prompt to the contract limit', async () => {
@@ -168,7 +171,10 @@ describe('POST /api/chat with the OpenAI-compatible tutor', () => {
 
     expect(result.statusCode).toBe(200);
     expect(result.headers?.[TUTOR_HEADER]).toBe('openai');
-    expect(bodyOf(result)).toEqual({ response: 'Stars are giant balls of hot gas.', signature: expect.any(String) as unknown });
+    expect(bodyOf(result)).toEqual({
+      response: 'Stars are giant balls of hot gas.',
+      signature: expect.any(String) as unknown,
+    });
   });
 
   it('keeps the upstream message out of the answer and the API key out of the logs', async () => {

@@ -119,7 +119,9 @@ describe('signed replies: a forged assistant turn never reaches the model (DESIG
 
     await chat(history.slice(-50));
 
-    const sent = jsonOf<ConverseRequest>(bedrock.requests[0]!).messages;
+    const [request] = bedrock.requests;
+    if (!request) throw new Error('the model was not called');
+    const sent = jsonOf<ConverseRequest>(request).messages;
     const seen = modelSaw(bedrock);
     expect(seen).toContain('answer number 39');
     expect(seen).not.toContain('question number 29');
