@@ -9,6 +9,7 @@ import {
 } from '@aws-sdk/client-bedrock-runtime';
 import type { TutorConfig } from '../config';
 import { modelTurns } from './conversation';
+import { guardrailFields } from './guardrail';
 import { picturePrompt, spokenText } from './model-text';
 import { PICTURE_SHOWN, SHOW_PICTURE_TOOL, systemPrompt } from './system-prompt';
 import type { Tutor, TutorReply } from './tutor';
@@ -51,6 +52,7 @@ export function createBedrockTutor(config: TutorConfig): Tutor {
         system: [{ text: systemPrompt(request.language) }],
         inferenceConfig: { maxTokens: config.maxTokens, temperature: 0.5 },
         toolConfig: TOOL_CONFIG,
+        ...guardrailFields(config),
       };
       const messages: Message[] = modelTurns(request).map((turn) => ({
         role: turn.role,

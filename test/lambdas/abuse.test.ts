@@ -18,7 +18,9 @@ import { createSpeechTokenHandler } from '../../lambdas/speech-token/handler';
 import { startTestDynamo, type TestDynamo } from '../support/dynalite';
 import { apiEvent, bodyOf } from '../support/events';
 import { feedbackBody } from '../support/feedback';
-import { startFakeServer, type FakeServer } from '../support/loopback';
+import { awsError, startBedrockFake } from '../support/bedrock-fake';
+import { captureLogs } from '../support/logs';
+import { sendJson, startFakeServer, type FakeRoute, type FakeServer } from '../support/loopback';
 import { ticketFor, TRUST_ENV } from '../support/trust';
 
 let dynamo: TestDynamo;
@@ -120,5 +122,66 @@ describe('the origin rule, on every endpoint', () => {
 
       expect(result.statusCode).toBeLessThan(300);
     });
+  });
+});
+
+describe('logs never carry an upstream error body (it can echo the learner)', () => {
+  const LEARNER_WORDS = 'my-home-address-is-42-secret-lane';
+
+  it.each<[string, (server: FakeServer) => Record<string, string>, FakeRoute]>([
+    [
+      'an OpenAI-compatible server that quotes the request in a 500',
+      (server) => ({ ASTRO_MODEL: 'openai', OPENAI_BASE_URL: server.url, OPENAI_MODEL: 'm' }),
+      (_request, response) => sendJson(response, 500, { error: { message: `bad input: ${LEARNER_WORDS}` } }),
+    ],
+    [
+      'an OpenAI-compatible server that quotes the request in a 400',
+      (server) => ({ ASTRO_MODEL: 'openai', OPENAI_BASE_URL: server.url, OPENAI_MODEL: 'm' }),
+      (_request, response) =>
+        sendJson(response, 400, { error: { message: `cannot parse ${LEARNER_WORDS}` } }),
+    ],
+  ])('%s: status and length are logged, the body is not', async (_case, envOf, route) => {
+    const server = await startFakeServer(route);
+    const logs = captureLogs();
+    try {
+      const chat = createChatHandler({ ...TRUST_ENV, ...envOf(server) });
+      const result = await chat(
+        apiEvent({
+          path: API_ROUTES.chat,
+          body: { userMessage: LEARNER_WORDS, language: 'en-US', chatHistory: [] },
+        }),
+      );
+
+      expect(result.statusCode).toBeGreaterThanOrEqual(500);
+      const logged = logs.lines.join('\n');
+      expect(logged).not.toContain(LEARNER_WORDS);
+      expect(logged).toMatch(/the server answered (500|400) \(\d+ characters\)/);
+    } finally {
+      logs.restore();
+      await server.close();
+    }
+  });
+
+  it('a Bedrock error quoting the request: name, status and length are logged, the message is not', async () => {
+    const bedrock = await startBedrockFake(
+      awsError(400, 'ValidationException', `Malformed input request: ${LEARNER_WORDS}`),
+    );
+    const logs = captureLogs();
+    try {
+      const chat = createChatHandler({ ...TRUST_ENV, ASTRO_MODEL: 'bedrock', BEDROCK_ENDPOINT: bedrock.url });
+      await chat(
+        apiEvent({
+          path: API_ROUTES.chat,
+          body: { userMessage: LEARNER_WORDS, language: 'en-US', chatHistory: [] },
+        }),
+      );
+
+      const logged = logs.entries().find((entry) => entry.message === 'request failed');
+      expect(logged).toMatchObject({ errorName: 'ValidationException', upstreamStatus: 400 });
+      expect(JSON.stringify(logs.lines)).not.toContain(LEARNER_WORDS);
+    } finally {
+      logs.restore();
+      await bedrock.close();
+    }
   });
 });
