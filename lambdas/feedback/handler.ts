@@ -10,7 +10,9 @@ import { createDynamoClient, FeedbackStore } from '../store/feedback-store';
 /** POST /api/feedback: 201 `{stored:true}` the first time for a conversation, 200 `{stored:false}` after. */
 export function createFeedbackHandler(env: Env): ApiHandler {
   const config = readFeedbackConfig(env);
-  const store = new FeedbackStore(createDynamoClient(config), config.tableName);
+  const store = new FeedbackStore(createDynamoClient(config), config.tableName, {
+    retentionDays: config.retentionDays,
+  });
   return defineEndpoint({
     route: API_ROUTES.feedback,
     origins: readOriginRule(env),
