@@ -176,6 +176,14 @@ export class AstroStack extends Stack {
       description: 'Put the Azure Speech key here (README, Deploy)',
     });
     new CfnOutput(this, 'ImageBucketName', { value: this.images.bucket.bucketName });
+    new CfnOutput(this, 'SigningKeySecretArn', {
+      value: this.trustSecret.secret.secretArn,
+      description: 'The key that signs replies and picture tickets; rotate it here (README, Deploy)',
+    });
+    new CfnOutput(this, 'OriginKeySecretArn', {
+      value: this.originLock.secret.secretArn,
+      description: 'The key CloudFront sends to the API; change it here, then deploy (README, Deploy)',
+    });
     if (config.domainName) {
       new CfnOutput(this, 'DnsTarget', {
         value: this.web.distribution.distributionDomainName,

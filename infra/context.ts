@@ -94,7 +94,7 @@ export const astroContextSchema = z
     }),
     waf: flag.default(true),
     /** Requests per IP to /api/* in any 5-minute window before WAF answers 429. */
-    wafRateLimit: count(100, 2_000_000_000).default(1000),
+    wafRateLimit: count(10, 2_000_000_000).default(1000),
     /**
      * Requests per IP to each call in any 5-minute window (WAF's minimum is 10). Sized for a classroom of
      * 30 learners behind one school address (README, "Cost"): enough for each to talk steadily, little
