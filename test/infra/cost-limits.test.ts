@@ -30,7 +30,12 @@ const PRICE = {
 } as const;
 
 /** Memory (GB) of each function (infra/astro-stack.ts). */
-const MEMORY_GB: Record<RouteName, number> = { chat: 0.5, generateImage: 0.5, feedback: 0.25, speechToken: 0.25 };
+const MEMORY_GB: Record<RouteName, number> = {
+  chat: 0.5,
+  generateImage: 0.5,
+  feedback: 0.25,
+  speechToken: 0.25,
+};
 
 /** The system prompt, the picture tool and a turn's wrapping, with room to spare (measured: ~1,600). */
 const PROMPT_OVERHEAD_CHARS = 4_000;
