@@ -57,7 +57,8 @@ export function createTrust(env: Env, now?: () => number): Trust {
     log.debug('signing with a key for this process only');
     source = fixedTrustKeys(parseTrustSecret(newTrustSecret()));
   }
-  // Read the key while the function starts, so the first learner does not wait for it.
-  if (config.AWS_LAMBDA_FUNCTION_NAME) void source.get().catch(() => undefined);
+  // Read the key while the function starts (and create the local file at first start), so the first
+  // learner does not wait for it.
+  if (config.AWS_LAMBDA_FUNCTION_NAME || config.TRUST_KEY_FILE) void source.get().catch(() => undefined);
   return new Trust(source, now);
 }

@@ -12,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedDynamo } from '../../../lambdas/local/embedded-dynamo';
 import { startLocalServer, type LocalServer } from '../../../lambdas/local/server';
 import { stopOnSignal } from '../../../lambdas/local/stop-signals';
+import { Trust } from '../../../lambdas/trust/trust';
+import { fileTrustKeys } from '../../../lambdas/trust/trust-keys';
 
 let root: string;
 let webRoot: string;
@@ -209,6 +211,37 @@ describe('the data directory lock', () => {
       await expect(stat(join(directory, 'astro.pid'))).rejects.toThrow();
     } finally {
       await holder.close();
+    }
+  });
+});
+
+describe('local server: the signing key', () => {
+  it('is created at first start under the data directory with mode 0600, and signs across restarts', async () => {
+    const dataDir = join(root, 'keyed');
+    const ask = async (server: LocalServer, chatHistory: unknown[] = []) => {
+      const response = await fetch(`${server.url}/api/chat`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: server.url },
+        body: JSON.stringify({ userMessage: 'Tell me about Mars', language: 'en-US', chatHistory }),
+      });
+      expect(response.status).toBe(200);
+      return (await response.json()) as { response: string; signature: string };
+    };
+
+    const first = await startLocalServer({ port: 0, dataDir, webRoot, env: OFFLINE });
+    const reply = await ask(first);
+    expect((await stat(join(dataDir, 'trust-key.json'))).mode & 0o777).toBe(0o600);
+    await first.close();
+
+    const second = await startLocalServer({ port: 0, dataDir, webRoot, env: OFFLINE });
+    try {
+      const kept = await new Trust(fileTrustKeys(join(dataDir, 'trust-key.json'))).trustedHistory([
+        { role: 'assistant', content: reply.response, signature: reply.signature },
+      ]);
+      expect(kept).toHaveLength(1);
+      await ask(second, [{ role: 'assistant', content: reply.response, signature: reply.signature }]);
+    } finally {
+      await second.close();
     }
   });
 });
