@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { sendJson, startFakeServer, type FakeServer, type RecordedRequest } from './loopback';
+import { sendJson, startFakeServer, type FakeRoute, type FakeServer, type RecordedRequest } from './loopback';
 
 /**
  * Secrets Manager's GetSecretValue in its JSON protocol (`x-amz-target: secretsmanager.GetSecretValue`),
@@ -8,7 +8,12 @@ import { sendJson, startFakeServer, type FakeServer, type RecordedRequest } from
 export function startSecretsManagerFake(
   secretOf: (secretId: string) => string | undefined,
 ): Promise<FakeServer> {
-  return startFakeServer((request: RecordedRequest, response: ServerResponse) => {
+  return startFakeServer(secretsManagerRoute(secretOf));
+}
+
+/** The fake's route, to put back with `respondWith` after a test made the fake fail or hang. */
+export function secretsManagerRoute(secretOf: (secretId: string) => string | undefined): FakeRoute {
+  return (request: RecordedRequest, response: ServerResponse) => {
     const headers = { 'Content-Type': 'application/x-amz-json-1.1' };
     if (request.headers['x-amz-target'] !== 'secretsmanager.GetSecretValue') {
       return sendJson(response, 400, { __type: 'InvalidRequestException', message: 'wrong call' }, headers);
@@ -29,5 +34,5 @@ export function startSecretsManagerFake(
       { ARN: `arn:aws:secretsmanager:us-east-1:1:secret:${SecretId}`, Name: SecretId, SecretString: secret },
       headers,
     );
-  });
+  };
 }
