@@ -6,10 +6,15 @@ import { AccessLogs } from './constructs/access-logs';
 import { Alarms } from './constructs/alarms';
 import { Api } from './constructs/api';
 import { AstroFunction } from './constructs/astro-function';
+import { Budget } from './constructs/budget';
 import { FeedbackTable } from './constructs/feedback-table';
 import { Firewall } from './constructs/firewall';
+import { Guardrail } from './constructs/guardrail';
 import { ImageStore } from './constructs/image-store';
+import { ORIGIN_KEY_HEADER, OriginLock } from './constructs/origin-lock';
+import { SITE_HOST_HEADER } from './constructs/site-host';
 import { SpeechSecret } from './constructs/speech-secret';
+import { TrustSecret } from './constructs/trust-secret';
 import { WebHosting } from './constructs/web-hosting';
 
 export interface AstroStackProps extends StackProps {
@@ -26,8 +31,12 @@ export class AstroStack extends Stack {
   readonly feedback: FeedbackTable;
   readonly images: ImageStore;
   readonly speechSecret: SpeechSecret;
+  readonly trustSecret: TrustSecret;
+  readonly guardrail?: Guardrail;
+  readonly originLock: OriginLock;
   readonly firewall?: Firewall;
   readonly alarms: Alarms;
+  readonly budget?: Budget;
 
   constructor(scope: Construct, id: string, props: AstroStackProps) {
     super(scope, id, props);
@@ -45,6 +54,10 @@ export class AstroStack extends Stack {
       secretName: config.speechSecretName,
       mode: config.speechSecretMode,
     });
+    this.trustSecret = new TrustSecret(this, 'TrustSecret');
+    this.guardrail = config.guardrail
+      ? new Guardrail(this, 'Guardrail', { name: `${this.stackName}-tutor` })
+      : undefined;
 
     // API Gateway gives up after 29 s, so the functions answer (504 upstream_timeout) before that.
     const chat = new AstroFunction(this, 'ChatFunction', {
@@ -57,6 +70,14 @@ export class AstroStack extends Stack {
     });
     // The reply streams (ConverseStream) when the web app asks for it (DESIGN §2 "Streamed chat").
     chat.bindBedrockModel('BEDROCK_MODEL_ID', config.chatModelId, { streaming: true });
+    chat.bindTrustSecret(this.trustSecret.secret);
+    if (this.guardrail) {
+      chat.bindGuardrail({
+        arn: this.guardrail.guardrail.attrGuardrailArn,
+        id: this.guardrail.guardrail.attrGuardrailId,
+        version: this.guardrail.version.attrVersion,
+      });
+    }
 
     const generateImage = new AstroFunction(this, 'GenerateImageFunction', {
       entryFolder: 'generate-image',
@@ -68,6 +89,7 @@ export class AstroStack extends Stack {
     });
     generateImage.bindBedrockModel('BEDROCK_IMAGE_MODEL_ID', config.imageModelId);
     generateImage.bindImageBucket(this.images.bucket);
+    generateImage.bindTrustSecret(this.trustSecret.secret);
 
     const feedback = new AstroFunction(this, 'FeedbackFunction', {
       entryFolder: 'feedback',
@@ -89,6 +111,12 @@ export class AstroStack extends Stack {
     speechToken.bindSpeechSecret(this.speechSecret.secret, this.speechSecret.secretId);
 
     this.functions = { chat, generateImage, feedback, speechToken };
+    // The origin rule (lambdas/http/origin.ts): CloudFront names the viewer's host; a custom domain is ours.
+    for (const fn of Object.values(this.functions)) {
+      fn.addEnvironment('SITE_HOST_HEADER', SITE_HOST_HEADER);
+      if (config.domainName) fn.addEnvironment('SITE_ORIGINS', `https://${config.domainName}`);
+    }
+    feedback.addEnvironment('FEEDBACK_RETENTION_DAYS', String(config.feedbackRetentionDays));
 
     this.api = new Api(this, 'Api', {
       stageName: config.stage,
@@ -97,14 +125,19 @@ export class AstroStack extends Stack {
       logRetention,
       createAccountLogRole: config.apiGatewayAccountRole,
     });
+    this.originLock = new OriginLock(this, 'OriginLock', { restApi: this.api.restApi });
 
     this.firewall = config.waf
-      ? new Firewall(this, 'Firewall', { apiRequestsPerIpPer5Minutes: config.wafRateLimit })
+      ? new Firewall(this, 'Firewall', {
+          apiRequestsPerIpPer5Minutes: config.wafRateLimit,
+          perRoute: config.wafRateLimits,
+        })
       : undefined;
 
     this.web = new WebHosting(this, 'Web', {
       webRoot: props.webRoot,
       api: this.api.restApi,
+      apiOriginHeaders: { [ORIGIN_KEY_HEADER]: this.originLock.headerValue },
       imageBucket: this.images.bucket,
       accessLogs: accessLogs.bucket,
       speechRegion: config.speechRegion,
@@ -121,16 +154,22 @@ export class AstroStack extends Stack {
       api: this.api.restApi,
       functions: this.functions,
       email: config.alarmEmail,
+      feedback: {
+        table: this.feedback.table,
+        logGroup: feedback.logGroup,
+        perHour: config.feedbackPerHourAlarm,
+      },
     });
+
+    const budgetEmail = config.budgetEmail ?? config.alarmEmail;
+    this.budget = budgetEmail
+      ? new Budget(this, 'Budget', { monthlyLimitUsd: config.monthlyBudgetUsd, email: budgetEmail })
+      : undefined;
 
     new CfnOutput(this, 'SiteUrl', { value: this.web.siteUrl, description: 'Where learners open Astro' });
     new CfnOutput(this, 'ApiUrl', {
       value: `${this.web.siteUrl}/api/`,
       description: 'The API as the app calls it (same origin, through CloudFront)',
-    });
-    new CfnOutput(this, 'RestApiUrl', {
-      value: this.api.restApi.url,
-      description: 'The REST API stage itself, for diagnostics',
     });
     new CfnOutput(this, 'FeedbackTableName', { value: this.feedback.table.tableName });
     new CfnOutput(this, 'SpeechSecretName', {
@@ -138,6 +177,14 @@ export class AstroStack extends Stack {
       description: 'Put the Azure Speech key here (README, Deploy)',
     });
     new CfnOutput(this, 'ImageBucketName', { value: this.images.bucket.bucketName });
+    new CfnOutput(this, 'SigningKeySecretArn', {
+      value: this.trustSecret.secret.secretArn,
+      description: 'The key that signs replies and picture tickets; rotate it here (README, Deploy)',
+    });
+    new CfnOutput(this, 'OriginKeySecretArn', {
+      value: this.originLock.secret.secretArn,
+      description: 'The key CloudFront sends to the API; change it here, then deploy (README, Deploy)',
+    });
     if (config.domainName) {
       new CfnOutput(this, 'DnsTarget', {
         value: this.web.distribution.distributionDomainName,

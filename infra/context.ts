@@ -90,10 +90,31 @@ export const astroContextSchema = z
       chat: throttle(5, 10),
       generateImage: throttle(1, 3),
       speechToken: throttle(2, 5),
+      feedback: throttle(1, 5),
     }),
     waf: flag.default(true),
     /** Requests per IP to /api/* in any 5-minute window before WAF answers 429. */
     wafRateLimit: count(10, 2_000_000_000).default(1000),
+    /**
+     * Requests per IP to each call in any 5-minute window (WAF's minimum is 10). Sized for a classroom of
+     * 30 learners behind one school address (README, "Cost"): enough for each to talk steadily, little
+     * for one abuser.
+     */
+    wafRateLimits: settings({
+      chat: count(10, 2_000_000_000).default(600),
+      generateImage: count(10, 2_000_000_000).default(90),
+      feedback: count(10, 2_000_000_000).default(60),
+      speechToken: count(10, 2_000_000_000).default(60),
+    }),
+    /** Days a feedback item is kept (DynamoDB TTL); 400 covers a school year and its review. */
+    feedbackRetentionDays: count(1, 3650).default(400),
+    /** Alarm when more feedback than this is stored in one hour (a form being filled by a script). */
+    feedbackPerHourAlarm: count(1, 1_000_000).default(200),
+    /** A Bedrock Guardrail on every tutor call; off only where Guardrails are not offered. */
+    guardrail: flag.default(true),
+    /** The monthly cost budget (USD); alerts go to budgetEmail, else alarmEmail. No e-mail, no budget. */
+    monthlyBudgetUsd: z.preprocess(fromCommandLine, z.number().positive().max(1_000_000)).default(100),
+    budgetEmail: z.email().optional(),
     domainName: z
       .string()
       .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'a lower-case host name')

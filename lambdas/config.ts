@@ -14,12 +14,12 @@ export class ConfigError extends Error {
   }
 }
 
-const optionalText = z
+export const optionalText = z
   .string()
   .trim()
   .transform((value) => (value === '' ? undefined : value))
   .optional();
-const optionalUrl = optionalText.pipe(z.url().optional());
+export const optionalUrl = optionalText.pipe(z.url().optional());
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 /** Adds an issue naming `variable` when a setting that needs it is chosen and it is unset. */
@@ -63,10 +63,13 @@ const feedbackSchema = z
     DYNAMODB_ENDPOINT: optionalUrl,
     /** Per attempt; a hung DynamoDB call must answer 504 before the Lambda itself times out. */
     DYNAMODB_TIMEOUT_MS: positiveInt(3000),
+    /** Days a feedback item is kept before DynamoDB's TTL deletes it (README, "Configuration"). */
+    FEEDBACK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
     AWS_REGION: optionalText,
   })
   .transform((env) => ({
     tableName: env.FEEDBACK_TABLE,
+    retentionDays: env.FEEDBACK_RETENTION_DAYS,
     endpoint: env.DYNAMODB_ENDPOINT,
     timeoutMs: env.DYNAMODB_TIMEOUT_MS,
     region: env.AWS_REGION ?? 'us-east-1',
@@ -126,6 +129,19 @@ const tutorSchema = z
     MODEL_IDLE_TIMEOUT_MS: positiveInt(10_000),
     /** 2–4 spoken sentences need far fewer; the cap bounds cost and latency. */
     MODEL_MAX_TOKENS: z.coerce.number().int().min(16).max(4096).default(400),
+    /** The Bedrock Guardrail the stack creates (id and version); unset, Converse runs without one. */
+    BEDROCK_GUARDRAIL_ID: optionalText.pipe(
+      z
+        .string()
+        .regex(/^[a-z0-9]+$|^arn:aws[a-z-]*:bedrock:/)
+        .optional(),
+    ),
+    BEDROCK_GUARDRAIL_VERSION: optionalText.pipe(
+      z
+        .string()
+        .regex(/^(DRAFT|\d{1,8})$/)
+        .default('DRAFT'),
+    ),
     AWS_REGION: optionalText,
   })
   .superRefine((env, context) => {
@@ -145,6 +161,9 @@ const tutorSchema = z
     timeoutMs: env.MODEL_TIMEOUT_MS,
     idleTimeoutMs: env.MODEL_IDLE_TIMEOUT_MS,
     maxTokens: env.MODEL_MAX_TOKENS,
+    guardrail: env.BEDROCK_GUARDRAIL_ID
+      ? { id: env.BEDROCK_GUARDRAIL_ID, version: env.BEDROCK_GUARDRAIL_VERSION }
+      : undefined,
   }));
 export type TutorConfig = z.output<typeof tutorSchema>;
 export const readTutorConfig = (env: Env = process.env): TutorConfig =>

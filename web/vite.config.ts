@@ -12,7 +12,9 @@ export default defineConfig({
   build: {
     outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),
     emptyOutDir: true,
-    sourcemap: true,
+    // Maps for local debugging and error reports, without the comment that would make browsers fetch
+    // them; the deploy leaves them out (infra/constructs/web-hosting.ts), so the sources stay private.
+    sourcemap: 'hidden',
     // bench/web-bundle.bench.ts reads the manifest to tell the initial JS from the lazy chunks.
     manifest: true,
   },

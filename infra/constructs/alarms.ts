@@ -1,6 +1,14 @@
 import { Duration } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
-import { Alarm, ComparisonOperator, TreatMissingData, type IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
+import {
+  Alarm,
+  ComparisonOperator,
+  Metric,
+  TreatMissingData,
+  type IAlarmAction,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { FilterPattern, MetricFilter, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
@@ -14,13 +22,16 @@ export interface AlarmsProps {
   readonly functions: Readonly<Record<string, IFunction>>;
   /** Where alarm notifications go; without it the alarms show in the CloudWatch console only. */
   readonly email?: string;
+  /** The feedback table, the feedback function's log group, and how many items an hour is too many. */
+  readonly feedback: { readonly table: ITable; readonly logGroup: ILogGroup; readonly perHour: number };
 }
 
 const PERIOD = Duration.minutes(5);
 
 /**
- * The alarms an operator needs: the API's 5xx rate, and each function's errors and throttles (a throttle
- * means the reserved-concurrency cost cap was reached).
+ * The alarms an operator needs: the API's 5xx rate, each function's errors and throttles (a throttle
+ * means the reserved-concurrency cost cap was reached), and the feedback table being filled: write
+ * throttles, or more new items in an hour than a real audience writes.
  */
 export class Alarms extends Construct {
   readonly alarms: Alarm[] = [];
@@ -80,6 +91,50 @@ export class Alarms extends Construct {
         action,
       );
     }
+    this.feedbackAlarms(props, action);
+  }
+
+  private feedbackAlarms(props: AlarmsProps, action: IAlarmAction | undefined): void {
+    const { table, logGroup, perHour } = props.feedback;
+    this.add(
+      new Alarm(this, 'FeedbackWriteThrottles', {
+        alarmDescription: 'DynamoDB throttled writes to the feedback table',
+        metric: new Metric({
+          namespace: 'AWS/DynamoDB',
+          metricName: 'WriteThrottleEvents',
+          dimensionsMap: { TableName: table.tableName },
+          statistic: 'Sum',
+          period: PERIOD,
+        }),
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }),
+      action,
+    );
+    // DynamoDB publishes no item count; the function's one log line per stored feedback (201) counts them.
+    const stored = new MetricFilter(this, 'FeedbackStoredFilter', {
+      logGroup,
+      filterPattern: FilterPattern.all(
+        FilterPattern.stringValue('$.message', '=', 'request'),
+        FilterPattern.numberValue('$.status', '=', 201),
+      ),
+      metricNamespace: 'Astro',
+      metricName: 'FeedbackStored',
+      metricValue: '1',
+    });
+    this.add(
+      new Alarm(this, 'FeedbackGrowth', {
+        alarmDescription: `More than ${perHour} feedback items were stored in one hour`,
+        metric: stored.metric({ statistic: 'Sum', period: Duration.hours(1) }),
+        threshold: perHour,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }),
+      action,
+    );
   }
 
   private add(alarm: Alarm, action: IAlarmAction | undefined): void {

@@ -38,7 +38,8 @@ export interface ApiProps {
   readonly stageName: string;
   readonly functions: Readonly<Record<RouteName, IFunction>>;
   /** Stage-wide limits, and tighter ones for the calls that cost money upstream. */
-  readonly throttle: Throttle & Readonly<Record<'chat' | 'generateImage' | 'speechToken', Throttle>>;
+  readonly throttle: Throttle &
+    Readonly<Record<'chat' | 'generateImage' | 'speechToken' | 'feedback', Throttle>>;
   readonly logRetention: RetentionDays;
   /** Create the region's API Gateway CloudWatch role (account-wide) so the stage can write its logs. */
   readonly createAccountLogRole: boolean;
@@ -186,6 +187,7 @@ export class Api extends Construct {
           [methodPaths.chat]: methodThrottle(props.throttle.chat),
           [methodPaths.generateImage]: methodThrottle(props.throttle.generateImage),
           [methodPaths.speechToken]: methodThrottle(props.throttle.speechToken),
+          [methodPaths.feedback]: methodThrottle(props.throttle.feedback),
         },
       },
     });

@@ -72,7 +72,16 @@ export class AstroFunction extends NodejsFunction {
    * has an ARN ending in `-??????` (Secrets Manager's random suffix), which is what its ARN matches.
    */
   bindSpeechSecret(secret: ISecret, secretId: string): void {
-    this.addEnvironment('SPEECH_SECRET_ID', secretId);
+    this.bindSecret('SPEECH_SECRET_ID', secret, secretId);
+  }
+
+  /** TRUST_SECRET_ID, and secretsmanager:GetSecretValue on the signing key only (chat, generateImage). */
+  bindTrustSecret(secret: ISecret): void {
+    this.bindSecret('TRUST_SECRET_ID', secret, secret.secretArn);
+  }
+
+  private bindSecret(variable: string, secret: ISecret, secretId: string): void {
+    this.addEnvironment(variable, secretId);
     this.addToRolePolicy(
       new PolicyStatement({
         actions: ['secretsmanager:GetSecretValue'],
@@ -81,19 +90,38 @@ export class AstroFunction extends NodejsFunction {
     );
   }
 
-  /** IMAGE_STORE=s3, IMAGE_BUCKET, and s3:PutObject under images/ only. */
+  /** BEDROCK_GUARDRAIL_ID and _VERSION, and bedrock:ApplyGuardrail on that guardrail only. */
+  bindGuardrail(guardrail: { readonly arn: string; readonly id: string; readonly version: string }): void {
+    this.addEnvironment('BEDROCK_GUARDRAIL_ID', guardrail.id);
+    this.addEnvironment('BEDROCK_GUARDRAIL_VERSION', guardrail.version);
+    this.addToRolePolicy(
+      new PolicyStatement({ actions: ['bedrock:ApplyGuardrail'], resources: [guardrail.arn] }),
+    );
+  }
+
+  /**
+   * IMAGE_STORE=s3, IMAGE_BUCKET; s3:PutObject and s3:GetObject (what HeadObject needs) under images/
+   * only, and s3:ListBucket on the bucket so a picture not drawn yet reads as 404, not 403 (picture
+   * dedup, lambdas/images/image-store.ts).
+   */
   bindImageBucket(bucket: IBucket): void {
     this.addEnvironment('IMAGE_STORE', 's3');
     this.addEnvironment('IMAGE_BUCKET', bucket.bucketName);
     this.addToRolePolicy(
-      new PolicyStatement({ actions: ['s3:PutObject'], resources: [bucket.arnForObjects('images/*')] }),
+      new PolicyStatement({
+        actions: ['s3:PutObject', 's3:GetObject'],
+        resources: [bucket.arnForObjects('images/*')],
+      }),
     );
+    // No s3:prefix condition: HeadObject carries no prefix, so a condition would turn every 404 into 403.
+    // The bucket holds pictures only; listing their names reveals nothing their URLs do not.
+    this.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
     const cfnBucket = bucket.node.defaultChild as CfnBucket;
     Validations.of(this.role ?? this).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${Stack.of(bucket).getLogicalId(cfnBucket)}.Arn>/images/*]`,
       reason:
-        'Each picture is a new object images/<random uuid>.png, so its key cannot be known in advance; the ' +
-        'grant is PutObject only, under the images/ prefix of the image bucket only.',
+        'Each picture is an object images/<hash of its prompt>.png, so its key cannot be known in advance; ' +
+        'the grant is PutObject and GetObject (for HeadObject) only, under the images/ prefix only.',
     });
   }
 

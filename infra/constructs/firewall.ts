@@ -1,9 +1,32 @@
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
+import { API_ROUTES, type RouteName } from '../../lambdas/contract/routes';
 
 export interface FirewallProps {
   /** Requests to /api/* one IP may make in any 5-minute window. */
   readonly apiRequestsPerIpPer5Minutes: number;
+  /** …and to each call, tighter for the ones that cost money upstream. */
+  readonly perRoute: Readonly<Record<RouteName, number>>;
+}
+
+/**
+ * Path matches see the path as the origin will: percent-decoded and lower-cased, so `/%61pi/chat` or
+ * `/API/Chat` cannot slip past a rule (CloudFront and API Gateway decode the path the same way).
+ */
+const PATH_TRANSFORMATIONS: CfnWebACL.TextTransformationProperty[] = [
+  { priority: 0, type: 'URL_DECODE' },
+  { priority: 1, type: 'LOWERCASE' },
+];
+
+function pathStartsWith(prefix: string): CfnWebACL.StatementProperty {
+  return {
+    byteMatchStatement: {
+      fieldToMatch: { uriPath: {} },
+      positionalConstraint: 'STARTS_WITH',
+      searchString: prefix.toLowerCase(),
+      textTransformations: PATH_TRANSFORMATIONS,
+    },
+  };
 }
 
 const visibility = (metricName: string): CfnWebACL.VisibilityConfigProperty => ({
@@ -13,8 +36,9 @@ const visibility = (metricName: string): CfnWebACL.VisibilityConfigProperty => (
 });
 
 /**
- * The CloudFront web ACL (scope CLOUDFRONT, so it lives in us-east-1): a per-IP rate limit on the API,
- * and AWS's managed common and known-bad-inputs rule groups.
+ * The CloudFront web ACL (scope CLOUDFRONT, so it lives in us-east-1): a per-IP rate limit on the API and
+ * a tighter one on each call (README, "Cost" shows what they allow), and AWS's managed common and
+ * known-bad-inputs rule groups.
  */
 export class Firewall extends Construct {
   readonly webAcl: CfnWebACL;
@@ -47,21 +71,30 @@ export class Firewall extends Construct {
               limit: props.apiRequestsPerIpPer5Minutes,
               evaluationWindowSec: 300,
               // Only the API: a page load fetches several static files that cost next to nothing.
-              scopeDownStatement: {
-                byteMatchStatement: {
-                  fieldToMatch: { uriPath: {} },
-                  positionalConstraint: 'STARTS_WITH',
-                  searchString: '/api/',
-                  textTransformations: [{ priority: 0, type: 'NONE' }],
-                },
-              },
+              scopeDownStatement: pathStartsWith('/api/'),
             },
           },
           visibilityConfig: visibility('astro-api-rate-limit'),
         },
+        ...(Object.keys(API_ROUTES) as RouteName[]).map((route, index): CfnWebACL.RuleProperty => ({
+          name: `RateLimitPerIp-${route}`,
+          priority: 10 + index,
+          action: {
+            block: { customResponse: { responseCode: 429, customResponseBodyKey: 'RateLimited' } },
+          },
+          statement: {
+            rateBasedStatement: {
+              aggregateKeyType: 'IP',
+              limit: props.perRoute[route],
+              evaluationWindowSec: 300,
+              scopeDownStatement: pathStartsWith(API_ROUTES[route]),
+            },
+          },
+          visibilityConfig: visibility(`astro-rate-limit-${route.toLowerCase()}`),
+        })),
         {
           name: 'AwsCommonRules',
-          priority: 1,
+          priority: 20,
           overrideAction: { none: {} },
           statement: {
             managedRuleGroupStatement: {
@@ -76,7 +109,7 @@ export class Firewall extends Construct {
         },
         {
           name: 'AwsKnownBadInputs',
-          priority: 2,
+          priority: 21,
           overrideAction: { none: {} },
           statement: {
             managedRuleGroupStatement: { vendorName: 'AWS', name: 'AWSManagedRulesKnownBadInputsRuleSet' },

@@ -6,6 +6,7 @@ import {
   AllowedMethods,
   CachePolicy,
   Distribution,
+  FunctionEventType,
   HeadersFrameOption,
   HeadersReferrerPolicy,
   HttpVersion,
@@ -22,6 +23,7 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Bucket, type CfnBucket, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { functionLogRole } from './function-log-role';
 import { PRIVATE_BUCKET } from './private-bucket';
+import { SiteHost } from './site-host';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { IMAGES_PATH_PREFIX } from '../../lambdas/contract/routes';
@@ -36,6 +38,8 @@ export interface WebHostingProps {
   /** The Vite build (index.html and hashed assets/). */
   readonly webRoot: string;
   readonly api: RestApi;
+  /** Headers CloudFront adds to every API request: the origin lock's key (infra/constructs/origin-lock.ts). */
+  readonly apiOriginHeaders: Readonly<Record<string, string>>;
   readonly imageBucket: IBucket;
   readonly accessLogs: IBucket;
   /** Azure region whose speech hosts the Content-Security-Policy allows. */
@@ -104,6 +108,8 @@ export class WebHosting extends Construct {
       customHeadersBehavior: permissionsPolicy,
     });
 
+    const siteHost = new SiteHost(this, 'SiteHost');
+
     const certificate = props.customDomain
       ? Certificate.fromCertificateArn(this, 'Certificate', props.customDomain.certificateArn)
       : undefined;
@@ -139,7 +145,13 @@ export class WebHosting extends Construct {
         '/api/*': {
           origin: new RestApiOrigin(props.api, {
             readTimeout: Duration.seconds(30),
+            // Overwrites any header of the same name a viewer sends.
+            customHeaders: { ...props.apiOriginHeaders },
           }),
+          // Names the viewer's host for the origin rule (lambdas/http/origin.ts).
+          functionAssociations: [
+            { function: siteHost.function, eventType: FunctionEventType.VIEWER_REQUEST },
+          ],
           viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
           allowedMethods: AllowedMethods.ALLOW_ALL,
           cachePolicy: CachePolicy.CACHING_DISABLED,
@@ -162,7 +174,8 @@ export class WebHosting extends Construct {
     // Hashed assets never change under a name: cached for a year, and old ones kept (prune off) so a page
     // loaded before a deploy can still fetch its lazily loaded chunks.
     const assets = new BucketDeployment(this, 'DeployAssets', {
-      sources: [Source.asset(join(props.webRoot, 'assets'))],
+      // Source maps stay out of the public bucket (the build makes them 'hidden': no page points at them).
+      sources: [Source.asset(join(props.webRoot, 'assets'), { exclude: ['*.map', '**/*.map'] })],
       destinationBucket: this.bucket,
       destinationKeyPrefix: 'assets/',
       cacheControl: [
@@ -176,7 +189,11 @@ export class WebHosting extends Construct {
     // index.html and the other unhashed files: revalidated on every load, then the CDN cache is invalidated.
     const pages = new BucketDeployment(this, 'DeployPages', {
       // .vite/ holds the build manifest, which only the build needs.
-      sources: [Source.asset(props.webRoot, { exclude: ['assets', 'assets/**', '.vite', '.vite/**'] })],
+      sources: [
+        Source.asset(props.webRoot, {
+          exclude: ['assets', 'assets/**', '.vite', '.vite/**', '*.map', '**/*.map'],
+        }),
+      ],
       destinationBucket: this.bucket,
       exclude: ['assets/*'],
       cacheControl: [CacheControl.noCache()],

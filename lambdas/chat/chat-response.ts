@@ -1,15 +1,15 @@
 import { INIT_MARKER } from '../contract/languages';
 import { IMAGE_PROMPT_MAX_CHARS } from '../contract/limits';
-import type { ChatResponse } from '../contract/schemas';
+import type { UnsignedReply } from '../trust/trust';
 import type { TutorReply } from '../tutor/tutor';
 import { upstreamFailed } from '../tutor/upstream';
 
 /**
  * The tutor's reply as the contract promises it, whichever provider wrote it: the `__INIT__` marker
  * never reaches the learner, the text is trimmed and never empty (an empty bubble would be spoken as
- * silence), and the picture prompt fits the contract's limit.
+ * silence), and the picture prompt fits the contract's limit. `Trust.seal` then adds its signature.
  */
-export function toChatResponse(reply: TutorReply): ChatResponse {
+export function toChatResponse(reply: TutorReply): UnsignedReply {
   const response = withoutMarker(reply.response);
   if (response.length === 0) throw upstreamFailed(new Error('the tutor returned no text'));
   const imagePrompt = reply.imagePrompt === undefined ? '' : clampPrompt(withoutMarker(reply.imagePrompt));

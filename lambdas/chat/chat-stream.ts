@@ -1,6 +1,7 @@
 import { INIT_MARKER } from '../contract/languages';
 import type { ChatStreamLine } from '../contract/schemas';
 import { StreamedText, withoutPartial, withoutTrailingSpace } from '../tutor/streamed-text';
+import type { Trust } from '../trust/trust';
 import type { TutorStreamEvent } from '../tutor/tutor';
 import { upstreamFailed } from '../tutor/upstream';
 import { clampPrompt, toChatResponse, withoutMarker } from './chat-response';
@@ -14,9 +15,13 @@ export function ndjsonLine(line: ChatStreamLine): string {
  * A tutor's stream as the lines of a streamed chat reply (DESIGN §2), under the rules `toChatResponse`
  * applies to a whole reply: the `__INIT__` marker never reaches the learner (not even split across two
  * deltas), the picture prompt fits the contract, and `done` carries exactly the text the deltas spelled.
+ * The `picture` line carries its ticket and `done` is sealed as a whole reply is (DESIGN §2 "Trust").
  * A failure is thrown (the endpoint turns it into an error response or an `error` line).
  */
-export async function* chatStreamLines(events: AsyncIterable<TutorStreamEvent>): AsyncGenerator<string> {
+export async function* chatStreamLines(
+  events: AsyncIterable<TutorStreamEvent>,
+  trust: Pick<Trust, 'seal' | 'ticket'>,
+): AsyncGenerator<string> {
   const text = new StreamedText(
     withoutMarker,
     (raw) => withoutTrailingSpace(withoutPartial(raw, INIT_MARKER)).length,
@@ -30,12 +35,12 @@ export async function* chatStreamLines(events: AsyncIterable<TutorStreamEvent>):
       const imagePrompt = clampPrompt(withoutMarker(event.imagePrompt));
       if (!pictureSent && imagePrompt.length > 0) {
         pictureSent = true;
-        yield ndjsonLine({ type: 'picture', imagePrompt });
+        yield ndjsonLine({ type: 'picture', imagePrompt, imageTicket: await trust.ticket(imagePrompt) });
       }
     } else {
       const rest = text.finish();
       if (rest.length > 0) yield ndjsonLine({ type: 'delta', text: rest });
-      yield ndjsonLine({ type: 'done', ...toChatResponse(event) });
+      yield ndjsonLine({ type: 'done', ...(await trust.seal(toChatResponse(event))) });
       return;
     }
   }

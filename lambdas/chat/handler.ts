@@ -1,14 +1,17 @@
 import { readTutorConfig, type Env } from '../config';
 import { API_ROUTES, CHAT_STREAM_MEDIA_TYPE } from '../contract/routes';
-import { chatRequestSchema, type ChatResponse } from '../contract/schemas';
+import { chatRequestSchema, isBlank, type ChatResponse } from '../contract/schemas';
 import { ApiError } from '../http/api-error';
 import { handlerAtColdStart } from '../http/cold-start';
 import { defineEndpoint, type Reply, type StreamedReply, type StreamingApiHandler } from '../http/endpoint';
 import { streamingLambda } from '../http/lambda-stream';
+import { readOriginRule } from '../http/origin';
+import { createTrust } from '../trust/trust-config';
 import { createTutor } from '../tutor/create-tutor';
 import type { TutorRequest } from '../tutor/tutor';
 import { toChatResponse } from './chat-response';
 import { chatStreamLines, ndjsonLine } from './chat-stream';
+import { withinBudget } from './history-budget';
 
 /** Names the provider that answered, so the web app can say quietly when the offline tutor is in use. */
 export const TUTOR_HEADER = 'X-Astro-Tutor';
@@ -16,21 +19,24 @@ export const TUTOR_HEADER = 'X-Astro-Tutor';
 /**
  * POST /api/chat: the learner's words (or the init message) and the history in, Astro's reply out: as
  * one JSON object, or streamed as NDJSON lines when the request accepts `application/x-ndjson`
- * (DESIGN §2 "Streamed chat").
+ * (DESIGN §2 "Streamed chat"). Either way the reply is sealed (DESIGN §2 "Trust").
  */
-export function createChatHandler(env: Env): StreamingApiHandler {
+export function createChatHandler(env: Env, now?: () => number): StreamingApiHandler {
   const tutor = createTutor(readTutorConfig(env));
+  const trust = createTrust(env, now);
   return defineEndpoint({
     route: API_ROUTES.chat,
+    origins: readOriginRule(env),
     schema: chatRequestSchema,
     handle: async (input, context): Promise<Reply<ChatResponse> | StreamedReply> => {
-      if (input.userMessage.trim().length === 0) {
+      if (isBlank(input.userMessage)) {
         throw new ApiError('invalid_request', 'userMessage: must not be blank');
       }
       const request: TutorRequest = {
         userMessage: input.userMessage,
         language: input.language,
-        history: input.chatHistory,
+        // Only what Astro really said (DESIGN §2 "Trust"), within the history budget.
+        history: withinBudget(await trust.trustedHistory(input.chatHistory)),
       };
       const headers = { [TUTOR_HEADER]: tutor.provider };
       if (context.accepts(CHAT_STREAM_MEDIA_TYPE)) {
@@ -38,12 +44,12 @@ export function createChatHandler(env: Env): StreamingApiHandler {
           status: 200,
           contentType: CHAT_STREAM_MEDIA_TYPE,
           headers,
-          chunks: chatStreamLines(tutor.stream(request, context.signal)),
+          chunks: chatStreamLines(tutor.stream(request, context.signal), trust),
           failure: (error) => ndjsonLine({ type: 'error', error }),
         };
       }
       const reply = await tutor.reply(request);
-      return { status: 200, body: toChatResponse(reply), headers };
+      return { status: 200, body: await trust.seal(toChatResponse(reply)), headers };
     },
   });
 }

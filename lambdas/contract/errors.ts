@@ -5,6 +5,7 @@
 export const ERROR_STATUS = {
   invalid_json: 400,
   invalid_request: 400,
+  forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
   payload_too_large: 413,

@@ -7,10 +7,14 @@ export const CHAT_TURN_MAX_CHARS = 4000;
 
 export const IMAGE_PROMPT_MAX_CHARS = 1000;
 
+/** A reply's signature and a picture ticket (DESIGN §2 "Trust"): short printable tokens. */
+export const SIGNATURE_MAX_CHARS = 200;
+export const TICKET_MAX_CHARS = 200;
+
 export const FEEDBACK_SUGGESTION_MAX_CHARS = 2000;
 export const FEEDBACK_HISTORY_MAX_MESSAGES = 200;
 export const FEEDBACK_MESSAGE_MAX_CHARS = 4000;
-/** An image URL kept with a feedback message: a same-origin `/images/<uuid>.<ext>` path or https URL. */
+/** An image URL kept with a feedback message: a same-origin path (`/images/<id>.<ext>`) or an https URL. */
 export const FEEDBACK_IMAGE_URL_MAX_CHARS = 2048;
 /** A chat message id: a timestamp, or a string starting with `loading-` (SPEC §3). */
 export const MESSAGE_ID_MAX_CHARS = 100;

@@ -18,14 +18,39 @@ import {
   MESSAGE_ID_MAX_CHARS,
   RATING_MAX,
   RATING_MIN,
+  SIGNATURE_MAX_CHARS,
+  TICKET_MAX_CHARS,
 } from './limits';
 
 export const localeSchema = z.enum(LOCALES);
+
+/**
+ * Characters that show nothing: zero-width spaces and joiners, the word joiner, the byte-order mark.
+ * `String.prototype.trim` keeps most of them, so a message of only these would pass a trim check.
+ */
+const INVISIBLE = /[\s\u200b-\u200d\u2060\ufeff\u180e\u00ad]/gu;
+
+/** True when the text has nothing a person could read or hear (blank, or only invisible characters). */
+export function isBlank(text: string): boolean {
+  return text.replace(INVISIBLE, '').length === 0;
+}
+
+/** A server-issued token (reply signature, picture ticket): printable, no spaces. */
+const token = (max: number) =>
+  z
+    .string()
+    .regex(/^[A-Za-z0-9._-]+$/)
+    .max(max);
 
 /** One turn of the history sent to the tutor. */
 export const chatTurnSchema = z.object({
   role: z.enum(['user', 'assistant']),
   content: z.string().min(1).max(CHAT_TURN_MAX_CHARS),
+  /**
+   * The `signature` that came with this reply (assistant turns). An assistant turn without a valid one
+   * never reaches the model (DESIGN §2 "Trust").
+   */
+  signature: token(SIGNATURE_MAX_CHARS).optional(),
 });
 
 export const chatRequestSchema = z.object({
@@ -39,6 +64,13 @@ export const chatResponseSchema = z.object({
   response: z.string().min(1),
   /** Present when Astro suggests a picture; the web app then calls /api/generateImage with it. */
   imagePrompt: z.string().min(1).max(IMAGE_PROMPT_MAX_CHARS).optional(),
+  /** With `imagePrompt`: the ticket /api/generateImage needs to draw exactly that prompt, for minutes. */
+  imageTicket: token(TICKET_MAX_CHARS).optional(),
+  /**
+   * Proves the server wrote `response`; sent back on the assistant turn in later `chatHistory`. The
+   * server always sends it; a reader takes a reply without one (its turn just never reaches the model).
+   */
+  signature: token(SIGNATURE_MAX_CHARS).optional(),
 });
 
 /**
@@ -47,7 +79,12 @@ export const chatResponseSchema = z.object({
  */
 export const chatStreamLineSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('delta'), text: z.string().min(1) }),
-  z.object({ type: z.literal('picture'), imagePrompt: z.string().min(1).max(IMAGE_PROMPT_MAX_CHARS) }),
+  z.object({
+    type: z.literal('picture'),
+    imagePrompt: z.string().min(1).max(IMAGE_PROMPT_MAX_CHARS),
+    /** Always sent by the server; without it the picture cannot be drawn (403). */
+    imageTicket: token(TICKET_MAX_CHARS).optional(),
+  }),
   chatResponseSchema.extend({ type: z.literal('done') }),
   z.object({
     type: z.literal('error'),
@@ -57,6 +94,11 @@ export const chatStreamLineSchema = z.discriminatedUnion('type', [
 
 export const generateImageRequestSchema = z.object({
   prompt: z.string().min(1).max(IMAGE_PROMPT_MAX_CHARS),
+  /**
+   * The `imageTicket` of the reply that suggested this picture. Optional in the shape only: without a
+   * valid one the answer is 403 `forbidden` (a missing ticket is a refusal, not a malformed request).
+   */
+  ticket: token(TICKET_MAX_CHARS).optional(),
 });
 
 export const generateImageResponseSchema = z.object({
@@ -71,7 +113,12 @@ export const chatMessageSchema = z.object({
   text: z.string().max(FEEDBACK_MESSAGE_MAX_CHARS),
   sender: z.enum(['user', 'astro']),
   isLoading: z.boolean().optional(),
-  imageUrl: z.string().max(FEEDBACK_IMAGE_URL_MAX_CHARS).optional(),
+  /** A same-origin path (`/images/…`) or an https URL: never `javascript:`, `data:` or `//host`. */
+  imageUrl: z
+    .string()
+    .max(FEEDBACK_IMAGE_URL_MAX_CHARS)
+    .regex(/^(\/(?![/\\])[^\s\\]*|https:\/\/[^\s\\]+)$/, 'a same-origin path or an https URL')
+    .optional(),
 });
 
 const ratingSchema = z.number().int().min(RATING_MIN).max(RATING_MAX);

@@ -1,30 +1,39 @@
 import { readImageConfig, type Env } from '../config';
 import { API_ROUTES } from '../contract/routes';
-import { generateImageRequestSchema, type GenerateImageResponse } from '../contract/schemas';
+import { generateImageRequestSchema, isBlank, type GenerateImageResponse } from '../contract/schemas';
 import { ApiError } from '../http/api-error';
 import { handlerAtColdStart } from '../http/cold-start';
+import { readOriginRule } from '../http/origin';
 import { defineEndpoint, type ApiHandler, type Reply } from '../http/endpoint';
 import { createImageMaker } from '../images/create-image-maker';
 import { createImageStore } from '../images/image-store';
+import { pictureKey } from '../images/picture-key';
+import { createTrust } from '../trust/trust-config';
 
 /** Names the provider that drew the picture (offline pictures are sketches). */
 export const IMAGE_MAKER_HEADER = 'X-Astro-Image-Maker';
 
 /** POST /api/generateImage: an English picture prompt in, the same-origin URL of the stored picture out. */
-export function createGenerateImageHandler(env: Env): ApiHandler {
+export function createGenerateImageHandler(env: Env, now?: () => number): ApiHandler {
   const config = readImageConfig(env);
+  const trust = createTrust(env, now);
   const maker = createImageMaker(config);
   const store = createImageStore(config);
   return defineEndpoint({
     route: API_ROUTES.generateImage,
+    origins: readOriginRule(env),
     schema: generateImageRequestSchema,
     handle: async (input): Promise<Reply<GenerateImageResponse>> => {
+      if (isBlank(input.prompt)) throw new ApiError('invalid_request', 'prompt: must not be blank');
+      // Only a prompt Astro wrote, with its unexpired ticket, is drawn (DESIGN §2 "Trust").
+      await trust.requireTicket(input.prompt, input.ticket);
       const prompt = input.prompt.trim();
-      if (prompt.length === 0) throw new ApiError('invalid_request', 'prompt: must not be blank');
       // One deadline for drawing and storing together, so the answer comes within API Gateway's limit.
       const signal = AbortSignal.timeout(config.timeoutMs);
-      const image = await maker.make(prompt, signal);
-      const stored = await store.save(image, signal);
+      // The same picture is drawn once: a repeat prompt is served from storage (issue: trust and cost).
+      const key = pictureKey(prompt, config);
+      const stored =
+        (await store.find(key, signal)) ?? (await store.save(key, await maker.make(prompt, signal), signal));
       return {
         status: 200,
         body: { imageUrl: stored.url },

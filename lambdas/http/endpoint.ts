@@ -4,6 +4,7 @@ import type { ErrorBody } from '../contract/errors';
 import { MAX_BODY_BYTES } from '../contract/limits';
 import { ApiError } from './api-error';
 import { errorFields, log } from './log';
+import { requireSameSite, type OriginRule } from './origin';
 import { accepts, parseBody } from './request';
 import { errorResponse, jsonResponse, streamHeaders } from './response';
 
@@ -65,6 +66,8 @@ export interface EndpointContext {
 export interface EndpointSpec<S extends z.ZodType, R> {
   /** The route, for logs: e.g. `/api/feedback`. */
   readonly route: string;
+  /** Which origins are the site's own: a cross-site request is refused before anything else. */
+  readonly origins: OriginRule;
   readonly schema: S;
   readonly maxBodyBytes?: number;
   readonly allowEmptyBody?: boolean;
@@ -72,10 +75,10 @@ export interface EndpointSpec<S extends z.ZodType, R> {
 }
 
 /**
- * Wraps one endpoint's logic in the HTTP rules every endpoint shares: POST only, body limits and
- * validation, typed errors mapped to the contract's codes, nothing raw escaping, one log line per request.
- * A handler may answer with a StreamedReply; the same rules hold, and its log line is written when the
- * stream ends.
+ * Wraps one endpoint's logic in the HTTP rules every endpoint shares: POST only, same site only, body
+ * limits and validation, typed errors mapped to the contract's codes, nothing raw escaping, one log line
+ * per request. A handler may answer with a StreamedReply; the same rules hold, and its log line is written
+ * when the stream ends.
  */
 export function defineEndpoint<S extends z.ZodType, T>(spec: EndpointSpec<S, Reply<T>>): ApiHandler;
 export function defineEndpoint<S extends z.ZodType, T>(
@@ -116,6 +119,7 @@ export function defineEndpoint<S extends z.ZodType, T>(
       if (event.httpMethod !== 'POST') {
         throw new ApiError('method_not_allowed', `${spec.route} accepts POST only.`);
       }
+      requireSameSite(event, spec.origins);
       const input = parseBody(event, spec.schema, {
         maxBytes: spec.maxBodyBytes ?? MAX_BODY_BYTES,
         allowEmpty: spec.allowEmptyBody ?? false,

@@ -36,8 +36,20 @@ export function setLogSink(next: LogSink, level: LogLevel = 'debug'): LogSink {
   return previous;
 }
 
-/** Names an unknown thrown value for a log line without its stack or any payload it may carry. */
+/**
+ * Names an unknown thrown value for a log line without its stack or any payload it may carry. An AWS
+ * service's error (it has `$metadata`) is logged by name, status and message length only: its message
+ * can quote the request, and so the learner's words.
+ */
 export function errorFields(error: unknown): LogFields {
-  if (error instanceof Error) return { errorName: error.name, errorMessage: error.message };
-  return { errorName: typeof error };
+  if (!(error instanceof Error)) return { errorName: typeof error };
+  const metadata = (error as { $metadata?: { httpStatusCode?: number } }).$metadata;
+  if (metadata !== undefined) {
+    return {
+      errorName: error.name,
+      upstreamStatus: metadata.httpStatusCode,
+      errorMessageLength: error.message.length,
+    };
+  }
+  return { errorName: error.name, errorMessage: error.message };
 }

@@ -1,24 +1,30 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { ImageConfig } from '../config';
 import { IMAGES_PATH_PREFIX } from '../contract/routes';
 import { deadline, fromAwsError } from '../tutor/upstream';
 import type { MadeImage } from './image-maker';
+import { PICTURE_EXTENSIONS } from './picture-key';
 
 export interface StoredImage {
   /** Same-origin `/images/<uuid>.<ext>`, served by CloudFront (deployed) or the local server. */
   readonly url: string;
 }
 
-/** Where pictures are kept once drawn: S3 when deployed, a directory locally. */
+/**
+ * Where pictures are kept once drawn: S3 when deployed, a directory locally. Each is stored under its
+ * picture key (`pictureKey`), so a picture already drawn is found instead of drawn again.
+ */
 export interface ImageStore {
-  save(image: MadeImage, signal?: AbortSignal): Promise<StoredImage>;
+  /** The stored picture with this key, if there is one. */
+  find(key: string, signal?: AbortSignal): Promise<StoredImage | undefined>;
+  save(key: string, image: MadeImage, signal?: AbortSignal): Promise<StoredImage>;
 }
 
-/** A fresh name per picture: URLs are unguessable and never reused, so they can be cached forever. */
-function newFileName(image: MadeImage): string {
-  return `${crypto.randomUUID()}.${image.extension}`;
+/** A picture's file name: its key, which never names a different picture, so it can be cached forever. */
+function fileNameOf(key: string, image: MadeImage): string {
+  return `${key}.${image.extension}`;
 }
 
 const urlOf = (fileName: string): StoredImage => ({ url: `${IMAGES_PATH_PREFIX}${fileName}` });
@@ -44,8 +50,25 @@ export function createS3ImageStore(options: S3ImageStoreOptions): ImageStore {
     forcePathStyle: options.endpoint !== undefined,
   });
   return {
-    async save(image, signal) {
-      const fileName = newFileName(image);
+    async find(key, signal) {
+      const limit = deadline(options.timeoutMs, signal);
+      for (const extension of PICTURE_EXTENSIONS) {
+        const fileName = `${key}.${extension}`;
+        try {
+          await client.send(new HeadObjectCommand({ Bucket: options.bucket, Key: `images/${fileName}` }), {
+            abortSignal: limit.signal,
+          });
+          return urlOf(fileName);
+        } catch (error) {
+          // Missing (404 needs s3:ListBucket, which the function has; without it S3 would say 403).
+          if ((error as { name?: string }).name === 'NotFound') continue;
+          throw fromAwsError(error, limit);
+        }
+      }
+      return undefined;
+    },
+    async save(key, image, signal) {
+      const fileName = fileNameOf(key, image);
       const limit = deadline(options.timeoutMs, signal);
       try {
         await client.send(
@@ -69,8 +92,16 @@ export function createS3ImageStore(options: S3ImageStoreOptions): ImageStore {
 /** Files in a directory (`.data/images` by default), which the local server serves at `/images/*`. */
 export function createLocalImageStore(directory: string): ImageStore {
   return {
-    async save(image) {
-      const fileName = newFileName(image);
+    async find(key) {
+      for (const extension of PICTURE_EXTENSIONS) {
+        const fileName = `${key}.${extension}`;
+        const info = await stat(join(directory, fileName)).catch(() => undefined);
+        if (info?.isFile()) return urlOf(fileName);
+      }
+      return undefined;
+    },
+    async save(key, image) {
+      const fileName = fileNameOf(key, image);
       await mkdir(directory, { recursive: true });
       await writeFile(join(directory, fileName), image.bytes);
       return urlOf(fileName);

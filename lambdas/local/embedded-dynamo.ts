@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { ClassicLevel } from 'classic-level';
+import { mkdir, open, readFile, rm, stat, type FileHandle } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { endpointOverride } from '../config';
@@ -22,17 +23,61 @@ const openHere: Map<string, Promise<void>> = ((globalThis as Record<symbol, unkn
   Symbol.for('astro.embeddedDynamo.open')
 ] ??= new Map<string, Promise<void>>()) as Map<string, Promise<void>>;
 
-/** A LevelDB directory can be opened by one process only; a second dynalite on it would crash. */
-async function claim(directory: string): Promise<string> {
+/** How long an empty lock file (a start in progress, before its database opened) counts as held. */
+const CLAIM_GRACE_MS = 60_000;
+
+function inUse(directory: string, owner?: number): Error {
+  return new Error(
+    `${directory} is in use${owner ? ` by process ${owner}` : ' by another process'}. ` +
+      'Is `npm start` or `npm run dev` already running?',
+  );
+}
+
+interface Claim {
+  readonly pidFile: string;
+  readonly handle: FileHandle;
+}
+
+/**
+ * A LevelDB directory can be opened by one process only; a second dynalite on it crashes with a raw
+ * "Database is not open" error. The lock file is created exclusively (`wx`), so of two processes
+ * starting at once exactly one wins; it holds the pid only once the database has opened. A lock left by
+ * a process that is gone (or an empty one older than a minute) is stale and taken over.
+ */
+async function claim(directory: string): Promise<Claim> {
   const pidFile = join(directory, 'astro.pid');
-  const owner = Number(await readFile(pidFile, 'utf8').catch(() => ''));
-  if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isRunning(owner)) {
-    throw new Error(
-      `${directory} is in use by process ${owner}. Is \`npm start\` or \`npm run dev\` already running?`,
-    );
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    try {
+      return { pidFile, handle: await open(pidFile, 'wx', 0o644) };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const owner = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim());
+    if (Number.isInteger(owner) && owner > 0) {
+      if (owner !== process.pid && isRunning(owner)) throw inUse(directory, owner);
+    } else {
+      const info = await stat(pidFile).catch(() => undefined);
+      if (info && Date.now() - info.mtimeMs < CLAIM_GRACE_MS) throw inUse(directory);
+    }
+    await rm(pidFile, { force: true });
   }
-  await writeFile(pidFile, String(process.pid));
-  return pidFile;
+  throw inUse(directory);
+}
+
+/**
+ * Opens and closes the LevelDB database once before dynalite does, so a database locked by a process
+ * that does not use the lock file (an older copy, a stray dynalite) gives a clear message, not a crash.
+ */
+async function checkDatabaseFree(directory: string): Promise<void> {
+  const probe = new ClassicLevel(directory);
+  try {
+    await probe.open();
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause;
+    if (cause?.code === 'LEVEL_LOCKED') throw inUse(directory);
+    throw new Error(`The local database in ${directory} could not be opened: ${(error as Error).message}`);
+  }
+  await probe.close();
 }
 
 function isRunning(pid: number): boolean {
@@ -54,7 +99,7 @@ export async function startEmbeddedDynamo(options: {
   readonly tableName: string;
 }): Promise<EmbeddedDynamo> {
   const directory = options.directory === undefined ? undefined : resolve(options.directory);
-  let pidFile: string | undefined;
+  let lock: Claim | undefined;
   let closed: () => void = () => {};
   if (directory) {
     await mkdir(directory, { recursive: true });
@@ -70,8 +115,16 @@ export async function startEmbeddedDynamo(options: {
       }),
     );
     try {
-      pidFile = await claim(directory);
+      lock = await claim(directory);
     } catch (error) {
+      closed();
+      throw error;
+    }
+    try {
+      await checkDatabaseFree(directory);
+    } catch (error) {
+      await lock.handle.close();
+      await rm(lock.pidFile, { force: true });
       closed();
       throw error;
     }
@@ -93,12 +146,20 @@ export async function startEmbeddedDynamo(options: {
       server.closeIdleConnections();
       server.close((error) => (error ? reject(error) : resolvePromise()));
     }).finally(async () => {
-      if (pidFile) await rm(pidFile, { force: true });
+      if (lock) {
+        await lock.handle.close().catch(() => undefined);
+        await rm(lock.pidFile, { force: true });
+      }
       closed();
     }));
   const client = new DynamoDBClient({ region: 'us-east-1', ...endpointOverride(endpoint) });
   try {
     await ensureFeedbackTable(client, options.tableName);
+    // The database is open and usable: only now does the lock name this process.
+    if (lock) {
+      await lock.handle.writeFile(String(process.pid));
+      await lock.handle.close();
+    }
   } catch (error) {
     await close();
     throw error;

@@ -8,6 +8,7 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readImageConfig, readSpeechConfig, readTutorConfig, type Env } from '../config';
 import { DEFAULT_WEB_ROOT, startLocalServer } from './server';
+import { stopOnSignal } from './stop-signals';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -64,19 +65,11 @@ async function main(): Promise<void> {
       'Press Ctrl-C to stop.',
     ].join('\n'),
   );
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`\n${signal}: stopping...`);
-    server.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error('Stopping failed:', error instanceof Error ? error.message : error);
-        process.exit(1);
-      },
-    );
-  };
+  const stop = stopOnSignal({
+    close: () => server.close(),
+    exit: (code) => process.exit(code),
+    say: (line) => console.log(line),
+  });
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

@@ -21,7 +21,27 @@ export interface LocalServerOptions {
   readonly webRoot?: string;
   /** Merged over process.env and the local defaults. */
   readonly env?: Env;
+  /** Connection limits (tests shorten them); the defaults are {@link CONNECTION_LIMITS}. */
+  readonly limits?: Partial<ConnectionLimits>;
 }
+
+export interface ConnectionLimits {
+  /** A client must finish sending its headers within this (Node's default is 60 s). */
+  readonly headersTimeoutMs: number;
+  /** …and its whole request, body included (Node's default is 300 s: a body sent a byte per 2 s). */
+  readonly requestTimeoutMs: number;
+  /** Connections open at once; more are refused (a laptop, not a server farm). */
+  readonly maxConnections: number;
+  /** On shutdown, requests in flight get this long before their connections are closed. */
+  readonly shutdownGraceMs: number;
+}
+
+export const CONNECTION_LIMITS: ConnectionLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  maxConnections: 256,
+  shutdownGraceMs: 5_000,
+};
 
 export interface LocalServer {
   readonly url: string;
@@ -63,15 +83,25 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const webRoot = resolve(options.webRoot ?? DEFAULT_WEB_ROOT);
   const headers = api.pageHeaders;
 
-  const server = createServer((request, response) => {
-    void (async () => {
-      if (await api.handle(request, response)) return;
-      await serveWeb(request, response, webRoot, headers).catch(() => {
-        if (!response.headersSent) plain(response, 500, 'Internal error', headers);
-        else response.destroy();
-      });
-    })();
-  });
+  const limits: ConnectionLimits = { ...CONNECTION_LIMITS, ...options.limits };
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      // Node checks the two timeouts above on this interval (30 s by default), so it must be shorter.
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, limits.headersTimeoutMs / 2)),
+    },
+    (request, response) => {
+      void (async () => {
+        if (await api.handle(request, response)) return;
+        await serveWeb(request, response, webRoot, headers).catch(() => {
+          if (!response.headersSent) plain(response, 500, 'Internal error', headers);
+          else response.destroy();
+        });
+      })();
+    },
+  );
+  server.maxConnections = limits.maxConnections;
   const port = options.port ?? portFromEnv();
   const host = options.host ?? '127.0.0.1';
   try {
@@ -94,9 +124,14 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     env: api.env,
     close: () =>
       (closing ??= (async () => {
-        // Requests in flight finish (their writes land) before the database closes.
+        // Requests in flight finish (their writes land) before the database closes, within a grace period:
+        // after it, slow or stuck connections are cut so stopping never waits on a client.
         await new Promise<void>((resolvePromise) => {
-          server.close(() => resolvePromise());
+          const cut = setTimeout(() => server.closeAllConnections(), limits.shutdownGraceMs);
+          server.close(() => {
+            clearTimeout(cut);
+            resolvePromise();
+          });
           server.closeIdleConnections();
         });
         await api.close();
@@ -143,6 +178,11 @@ async function serveWeb(
     return plain(response, 400, 'Bad request', headers);
   }
   if (path.includes('\0')) return plain(response, 400, 'Bad request', headers);
+  // The build manifest (`.vite/`) and source maps are for the build and the bench only (CloudFront
+  // never serves them either).
+  if (path.startsWith('/.vite/') || path === '/.vite' || path.endsWith('.map')) {
+    return plain(response, 404, 'Not found', headers);
+  }
   const file = resolve(webRoot, `.${path}`);
   if (file !== webRoot && !file.startsWith(webRoot + sep)) return plain(response, 404, 'Not found', headers);
 

@@ -2,6 +2,7 @@ import { readSpeechConfig, type Env } from '../config';
 import { API_ROUTES } from '../contract/routes';
 import { speechTokenRequestSchema, type SpeechTokenResponse } from '../contract/schemas';
 import { handlerAtColdStart } from '../http/cold-start';
+import { readOriginRule } from '../http/origin';
 import { defineEndpoint, type ApiHandler, type Reply } from '../http/endpoint';
 import { createSpeechKeySource } from '../speech/speech-key';
 import { SpeechTokenService } from '../speech/token-service';
@@ -16,6 +17,7 @@ export function createSpeechTokenHandler(env: Env, now?: () => number): ApiHandl
   });
   return defineEndpoint({
     route: API_ROUTES.speechToken,
+    origins: readOriginRule(env),
     schema: speechTokenRequestSchema,
     allowEmptyBody: true,
     // The token is a credential: the shared `Cache-Control: no-store` keeps it out of every cache.

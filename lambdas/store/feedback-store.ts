@@ -12,7 +12,12 @@ export interface FeedbackItem extends FeedbackRequest {
   readonly createdAt: string;
   readonly messageCount: number;
   readonly userMessageCount: number;
+  /** When DynamoDB's TTL deletes the item: epoch seconds, `retentionDays` after it arrived. */
+  readonly expiresAt: number;
 }
+
+/** The table's TTL attribute (infra/constructs/feedback-table.ts names the same). */
+export const FEEDBACK_TTL_ATTRIBUTE = 'expiresAt';
 
 /** Error names the SDK gives DynamoDB's throttling answers (after its own retries ran out). */
 const THROTTLING_ERRORS = new Set([
@@ -43,11 +48,16 @@ export function createDynamoClient(config: FeedbackConfig): DynamoDBClient {
 export class FeedbackStore {
   private readonly documents: DynamoDBDocumentClient;
 
+  private readonly now: () => Date;
+  private readonly retentionDays: number;
+
   constructor(
     client: DynamoDBClient,
     private readonly tableName: string,
-    private readonly now: () => Date = () => new Date(),
+    options: { readonly now?: () => Date; readonly retentionDays?: number } = {},
   ) {
+    this.now = options.now ?? (() => new Date());
+    this.retentionDays = options.retentionDays ?? 400;
     // Optional message fields (isLoading, imageUrl) are simply absent from the stored map.
     this.documents = DynamoDBDocumentClient.from(client, {
       marshallOptions: { removeUndefinedValues: true },
@@ -56,9 +66,13 @@ export class FeedbackStore {
 
   /** Stores the feedback; false when this conversation's feedback was already stored. */
   async save(feedback: FeedbackRequest): Promise<{ stored: boolean }> {
+    const now = this.now();
     const item: FeedbackItem = {
       ...feedback,
-      createdAt: this.now().toISOString(),
+      // One item per conversation whatever the case of its UUID: a repeat in upper case is a repeat.
+      conversationId: feedback.conversationId.toLowerCase(),
+      createdAt: now.toISOString(),
+      expiresAt: Math.floor(now.getTime() / 1000) + this.retentionDays * 24 * 60 * 60,
       messageCount: feedback.chatHistory.length,
       userMessageCount: feedback.chatHistory.filter((message) => message.sender === 'user').length,
     };

@@ -12,6 +12,7 @@ import {
 } from '@aws-sdk/client-bedrock-runtime';
 import type { TutorConfig } from '../config';
 import { modelTurns } from './conversation';
+import { guardrailFields } from './guardrail';
 import { picturePrompt, spokenText, spokenTextStream } from './model-text';
 import { PICTURE_SHOWN, SHOW_PICTURE_TOOL, systemPrompt } from './system-prompt';
 import { doneEvent, type Tutor, type TutorReply, type TutorRequest, type TutorStreamEvent } from './tutor';
@@ -169,6 +170,7 @@ export function createBedrockTutor(config: TutorConfig): Tutor {
       system: [{ text: systemPrompt(tutorRequest.language) }],
       inferenceConfig: { maxTokens: config.maxTokens, temperature: 0.5 },
       toolConfig: TOOL_CONFIG,
+      ...guardrailFields(config),
     } satisfies Omit<ConverseCommandInput, 'messages'>,
     messages: modelTurns(tutorRequest).map((turn): Message => ({
       role: turn.role,

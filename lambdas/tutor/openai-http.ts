@@ -24,7 +24,8 @@ export class OpenAiRequestRejected extends Error {
     readonly status: number,
     readonly detail: string,
   ) {
-    super(`the server answered ${status}: ${detail.slice(0, 300)}`);
+    // Status and length only: a model server's error body can echo the learner's words back.
+    super(`the server answered ${status} (${detail.length} characters)`);
     this.name = 'OpenAiRequestRejected';
   }
 }

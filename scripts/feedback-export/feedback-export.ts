@@ -117,10 +117,16 @@ export function toCsv(items: readonly StoredFeedback[], options: { includeHistor
   return `\uFEFF${lines.join('\r\n')}\r\n`;
 }
 
-/** One CSV field. Text a spreadsheet would run as a formula (=, +, -, @, tab, CR first) is prefixed with '. */
+/**
+ * Text a spreadsheet would run as a formula: =, +, -, @ first, also after leading blanks or NULs (which
+ * spreadsheets skip), or a tab or CR first.
+ */
+const FORMULA_START = /^([\s\0]*[=+\-@]|[\t\r])/;
+
+/** One CSV field. Text a spreadsheet would run as a formula is prefixed with '. */
 export function csvCell(value: string | number): string {
   if (typeof value === 'number') return String(value);
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  const text = FORMULA_START.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

@@ -1,26 +1,26 @@
-import type { Page, Route } from 'playwright-core';
+import type { Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { openApp, startConversation, useTestApp, typeAndWait, waitForStatus } from './support/app';
+import {
+  offlinePicturePrompt,
+  openApp,
+  startConversation,
+  useTestApp,
+  typeAndWait,
+  waitForStatus,
+} from './support/app';
 
 const app = useTestApp();
 
-const PROMPT = 'Saturn with its bright rings, in a friendly sketch';
-
-/** The real tutor's answer, with a picture suggestion added so the flow does not depend on its topics. */
-async function withPicture(page: Page): Promise<void> {
-  await page.route('**/api/chat', async (route) => {
-    const body = route.request().postDataJSON() as { userMessage: string };
-    if (!body.userMessage.includes('Saturn')) return route.continue();
-    const response = await route.fetch();
-    const json = (await response.json()) as Record<string, unknown>;
-    await route.fulfill({ response, json: { ...json, imagePrompt: PROMPT } });
-  });
-}
+/**
+ * The offline tutor offers this picture with its Saturn lesson. The server draws only prompts the tutor
+ * itself offered (each comes with a signed ticket), so the test asks the real tutor rather than adding
+ * a prompt of its own.
+ */
+const PROMPT = offlinePicturePrompt('saturn');
 
 describe('pictures in Chromium', () => {
   it('shows the spinner and "Astro is sketching a picture..." until the image has loaded, then the picture', async () => {
     const { context, page } = await openApp(app);
-    await withPicture(page);
     let release: () => void = () => undefined;
     await page.route('**/api/generateImage', async (route: Route) => {
       await new Promise<void>((resolve) => (release = resolve));
@@ -47,7 +47,6 @@ describe('pictures in Chromium', () => {
 
   it('removes the placeholder when generation fails, showing no error', async () => {
     const { context, page } = await openApp(app);
-    await withPicture(page);
     let fail: () => void = () => undefined;
     await page.route('**/api/generateImage', async (route: Route) => {
       await new Promise<void>((resolve) => (fail = resolve));

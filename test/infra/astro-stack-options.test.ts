@@ -59,6 +59,16 @@ describe('a stack with every option changed', () => {
     expect(distribution().PriceClass).toBe('PriceClass_100');
   });
 
+  it('counts the custom domain as the site’s own origin on every function (the origin rule)', () => {
+    const functions = ofType('AWS::Lambda::Function').filter((fn) => fn.Properties.Runtime === 'nodejs24.x');
+    for (const fn of functions) {
+      expect((fn.Properties.Environment as { Variables: Props }).Variables).toMatchObject({
+        SITE_ORIGINS: 'https://astro.example.org',
+        SITE_HOST_HEADER: 'x-astro-site-host',
+      });
+    }
+  });
+
   it('allows the configured speech region’s hosts in the Content-Security-Policy', () => {
     const policies = JSON.stringify(ofType('AWS::CloudFront::ResponseHeadersPolicy'));
     expect(policies).toContain(
@@ -68,9 +78,11 @@ describe('a stack with every option changed', () => {
   });
 
   it('imports the speech secret by name and grants reading only that name', () => {
-    expect(ofType('AWS::SecretsManager::Secret')).toEqual([]);
+    expect(
+      ofType('AWS::SecretsManager::Secret').filter((secret) => secret.Properties.Name !== undefined),
+    ).toEqual([]);
     const speech = ofType('AWS::IAM::Policy').find((policy) =>
-      JSON.stringify(policy.Properties).includes('secretsmanager:'),
+      JSON.stringify(policy.Properties).includes('shared/azure-speech'),
     );
     expect((speech?.Properties.PolicyDocument as { Statement: Props[] }).Statement).toEqual([
       {
@@ -143,7 +155,8 @@ describe('a stack with every option changed', () => {
     expect(key?.Properties.EnableKeyRotation).toBe(true);
     expect(JSON.stringify(key?.Properties.KeyPolicy)).toContain('cloudwatch.amazonaws.com');
     const alarms = ofType('AWS::CloudWatch::Alarm');
-    expect(alarms.length).toBe(9);
+    // The API's 5xx rate, each function's errors and throttles, feedback write throttles and growth.
+    expect(alarms.length).toBe(11);
     for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toHaveLength(1);
   });
 });

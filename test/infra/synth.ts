@@ -26,6 +26,8 @@ function fakeWebBuild(): string {
     '<!doctype html><script type="module" src="/assets/app-1a2b3c.js"></script>',
   );
   writeFileSync(join(root, 'assets', 'app-1a2b3c.js'), 'console.log("astro")');
+  // The build's hidden source maps: they must never reach the public bucket.
+  writeFileSync(join(root, 'assets', 'app-1a2b3c.js.map'), '{"sources":["../src/app.ts"]}');
   return root;
 }
 

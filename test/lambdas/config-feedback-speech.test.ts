@@ -9,6 +9,7 @@ describe('feedback configuration', () => {
       FEEDBACK_TABLE: 'astro-feedback',
       DYNAMODB_ENDPOINT: 'http://127.0.0.1:4567',
       DYNAMODB_TIMEOUT_MS: '1500',
+      FEEDBACK_RETENTION_DAYS: '90',
       AWS_REGION: 'eu-west-1',
     });
 
@@ -16,15 +17,17 @@ describe('feedback configuration', () => {
       tableName: 'astro-feedback',
       endpoint: 'http://127.0.0.1:4567',
       timeoutMs: 1500,
+      retentionDays: 90,
       region: 'eu-west-1',
     });
   });
 
-  it('defaults to the real DynamoDB endpoint, a 3 s timeout and us-east-1', () => {
+  it('defaults to the real DynamoDB endpoint, a 3 s timeout, 400 days of retention and us-east-1', () => {
     expect(readFeedbackConfig({ FEEDBACK_TABLE: 't1x', DYNAMODB_ENDPOINT: '  ' })).toEqual({
       tableName: 't1x',
       endpoint: undefined,
       timeoutMs: 3000,
+      retentionDays: 400,
       region: 'us-east-1',
     });
   });
@@ -35,6 +38,7 @@ describe('feedback configuration', () => {
     ['DYNAMODB_ENDPOINT', { FEEDBACK_TABLE: 't', DYNAMODB_ENDPOINT: 'not a url' }],
     ['DYNAMODB_TIMEOUT_MS', { FEEDBACK_TABLE: 't', DYNAMODB_TIMEOUT_MS: 'soon' }],
     ['DYNAMODB_TIMEOUT_MS', { FEEDBACK_TABLE: 't', DYNAMODB_TIMEOUT_MS: '-5' }],
+    ['FEEDBACK_RETENTION_DAYS', { FEEDBACK_TABLE: 't', FEEDBACK_RETENTION_DAYS: '0' }],
   ])('names %s when it is missing or invalid', (variable, env) => {
     expect(() => readFeedbackConfig(env)).toThrow(ConfigError);
     expect(() => readFeedbackConfig(env)).toThrow(variable);

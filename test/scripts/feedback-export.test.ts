@@ -227,8 +227,16 @@ describe('CSV cells', () => {
   });
 
   it('never start with a character a spreadsheet would run as a formula', () => {
-    for (const risky of ['=1+1', '+1', '-1', '@SUM(A1)', '\tx'])
+    for (const risky of ['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx']) {
       expect(csvCell(risky).replace(/^"/, '')).toMatch(/^'/);
+    }
+  });
+
+  it('never start with a formula hidden behind blanks or NULs, which spreadsheets skip', () => {
+    for (const risky of ['\0=1+1', ' =HYPERLINK("x")', '\u00a0+1', '\n-1', ' \t @SUM(A1)', '\0\0 =2']) {
+      expect(csvCell(risky).replace(/^"/, '')).toMatch(/^'/);
+    }
+    expect(csvCell(' plain words')).toBe('" plain words"');
   });
 
   it('hold the chat history as one JSON cell', () => {

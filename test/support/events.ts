@@ -1,5 +1,11 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { isStreamed, type ApiEvent, type ApiResult } from '../../lambdas/http/endpoint';
+import {
+  isStreamed,
+  type ApiEvent,
+  type ApiHandler,
+  type ApiResult,
+  type StreamingApiHandler,
+} from '../../lambdas/http/endpoint';
 
 export interface EventInit {
   readonly method?: string;
@@ -33,4 +39,9 @@ export function bodyOf<T = Record<string, unknown>>(result: { body: string }): T
 export function buffered(result: ApiResult): APIGatewayProxyResult {
   if (isStreamed(result)) throw new Error('expected an ordinary answer, got a stream');
   return result;
+}
+
+/** The chat handler for tests that read only ordinary (JSON) answers: a streamed one fails the test. */
+export function answersInJson(handler: StreamingApiHandler): ApiHandler {
+  return async (event) => buffered(await handler(event));
 }

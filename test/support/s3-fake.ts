@@ -1,6 +1,7 @@
 /**
  * A loopback stand-in for S3 that really stores what PutObject sends (path-style addressing:
- * `PUT /<bucket>/<key>`), so tests read back the key, content type, cache policy and bytes.
+ * `PUT /<bucket>/<key>`), so tests read back the key, content type, cache policy and bytes, and answers
+ * HeadObject (`HEAD /<bucket>/<key>`: 200, or 404 as S3 does for a caller allowed to list the bucket).
  */
 import { startFakeServer, type FakeServer } from './loopback';
 
@@ -35,6 +36,12 @@ export async function startS3Fake(): Promise<S3Fake> {
         body: request.body,
       });
       response.writeHead(200, { ETag: '"fake-etag"' });
+      response.end();
+      return;
+    }
+    if (request.method === 'HEAD' && bucket && key) {
+      const stored = objects.get(`${bucket}/${key}`);
+      response.writeHead(stored ? 200 : 404, stored ? { 'Content-Type': stored.contentType ?? '' } : {});
       response.end();
       return;
     }

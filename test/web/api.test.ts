@@ -75,6 +75,16 @@ describe('the web API calls', () => {
     ).rejects.toThrow(/Malformed/);
   });
 
+  it('sends the prompt with its ticket, and nothing else', async () => {
+    server.respondWith((_request, response) => sendJson(response, 200, { imageUrl: '/images/abc.svg' }));
+    const request = { prompt: 'Mars', ticket: 'v1.abc.def', extra: 'dropped' };
+    await api.image.generateImage(request);
+    expect(JSON.parse(server.requests.at(-1)?.body.toString() ?? '')).toEqual({
+      prompt: 'Mars',
+      ticket: 'v1.abc.def',
+    });
+  });
+
   it('reads the image URL, and fails any problem as "Image generation failed"', async () => {
     server.respondWith((_request, response) => sendJson(response, 200, { imageUrl: '/images/abc.svg' }));
     expect(await api.image.generateImage({ prompt: 'Mars' })).toEqual({ imageUrl: '/images/abc.svg' });

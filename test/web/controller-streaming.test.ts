@@ -45,7 +45,7 @@ function streamingChat() {
   return {
     chat,
     delta: (text: string) => handlers?.onDelta(text),
-    picture: (prompt: string) => handlers?.onPicture(prompt),
+    picture: (prompt: string, ticket?: string) => handlers?.onPicture(prompt, ticket),
     done: (reply: Partial<ChatReply> & { response: string }) =>
       settle?.resolve({ offlineTutor: false, ...reply }),
     fail: (error: Error) => settle?.reject(error),
@@ -58,10 +58,16 @@ function harness() {
   const engine = new QueueEngine();
   const stream = streamingChat();
   const images: string[] = [];
+  const tickets: (string | undefined)[] = [];
+  const histories: unknown[] = [];
   const controller = new ConversationController({
-    chat: stream.chat,
-    generateImage: async ({ prompt }) => {
+    chat: (request, handlers) => {
+      histories.push(request.chatHistory);
+      return stream.chat(request, handlers);
+    },
+    generateImage: async ({ prompt, ticket }) => {
       images.push(prompt);
+      tickets.push(ticket);
       return { imageUrl: '/images/1.svg' };
     },
     sendFeedback: async () => undefined,
@@ -74,7 +80,7 @@ function harness() {
       .getState()
       .messages.filter((message) => message.sender === 'astro')
       .map((message) => message.text);
-  return { engine, stream, images, controller, astroTexts };
+  return { engine, stream, images, tickets, histories, controller, astroTexts };
 }
 
 beforeEach(() => {
@@ -117,9 +123,11 @@ describe('a streamed reply, spoken sentence by sentence', () => {
     h.controller.start();
     await settle();
     h.stream.delta('Saturn has rings. ');
-    h.stream.picture('Saturn and its rings');
+    h.stream.picture('Saturn and its rings', 'ticket-1');
     await settle();
     expect(h.images).toEqual(['Saturn and its rings']);
+    // The picture goes with the ticket the server gave for it (DESIGN §2 "Trust").
+    expect(h.tickets).toEqual(['ticket-1']);
     h.stream.delta('They are ice.');
     h.stream.done({ response: 'Saturn has rings. They are ice.', imagePrompt: 'Saturn and its rings' });
     await settle();
@@ -211,6 +219,34 @@ describe('a streamed reply, spoken sentence by sentence', () => {
     h.engine.playNext();
     await settle();
     expect(h.controller.getState().status).toBe('listening');
+  });
+
+  it("sends each reply back in the history with the server's signature over exactly its text", async () => {
+    const h = harness();
+    h.controller.start();
+    await settle();
+    h.stream.delta('Hello there. ');
+    h.stream.delta('I am Astro.');
+    h.stream.done({ response: 'Hello there. I am Astro.', signature: 'v1.sig-of-hello' });
+    await settle();
+    h.engine.playNext();
+    h.engine.playNext();
+    await settle();
+    h.engine.handlers?.onFinal('What is a star?');
+    await settle();
+    expect(h.histories.at(-1)).toEqual([
+      { role: 'assistant', content: 'Hello there. I am Astro.', signature: 'v1.sig-of-hello' },
+    ]);
+  });
+
+  it('asks for a picture offered only with the whole reply, with its ticket', async () => {
+    const h = harness();
+    h.controller.start();
+    await settle();
+    h.stream.done({ response: 'Look at Mars.', imagePrompt: 'Mars', imageTicket: 'ticket-mars' });
+    await settle();
+    expect(h.images).toEqual(['Mars']);
+    expect(h.tickets).toEqual(['ticket-mars']);
   });
 
   it('Replay does nothing before Astro has replied', () => {

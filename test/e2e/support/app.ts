@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -162,4 +162,15 @@ export async function sayAndWait(page: Page, text: string): Promise<void> {
 /** Type one message and wait for Astro's answer to be spoken. */
 export function typeAndWait(page: Page, text: string): Promise<void> {
   return ui.typeAndWait(playwrightUi(page), text);
+}
+
+/** The picture the offline tutor offers with a topic's lesson (lambdas/tutor/offline/knowledge/topics.json). */
+export function offlinePicturePrompt(topicId: string): string {
+  const file = join(process.cwd(), 'lambdas', 'tutor', 'offline', 'knowledge', 'topics.json');
+  const { topics } = JSON.parse(readFileSync(file, 'utf8')) as {
+    topics: { id: string; imagePrompt?: string }[];
+  };
+  const prompt = topics.find((topic) => topic.id === topicId)?.imagePrompt;
+  if (!prompt) throw new Error(`the offline topic ${topicId} offers no picture`);
+  return prompt;
 }

@@ -42,6 +42,8 @@ export function installSpeechFakes(): void {
   const current = (): FakeRecognition | undefined => instances.at(-1);
   /** While true, utterances keep "speaking" until the test calls finishSpeaking(). */
   let holdSpeech = false;
+  /** finishSpeaking() lets the whole queue play out, then holding resumes for the next reply. */
+  let releasing = false;
   const pendingEnds: (() => void)[] = [];
   /** While true, the browser refuses the microphone (error 'not-allowed' at every start). */
   let refuseMicrophone = false;
@@ -174,10 +176,11 @@ export function installSpeechFakes(): void {
         if (queue[0] !== utterance) return;
         queue.shift();
         synthesis.speaking = queue.length > 0;
+        if (queue.length === 0) releasing = false;
         utterance.dispatchEvent(new Event('end'));
         startHead();
       };
-      if (holdSpeech) pendingEnds.push(end);
+      if (holdSpeech && !releasing) pendingEnds.push(end);
       else setTimeout(end, 20);
     }, 0);
   }
@@ -226,6 +229,7 @@ export function installSpeechFakes(): void {
       holdSpeech = hold;
     },
     finishSpeaking: () => {
+      releasing = queue.length > 0;
       for (const end of pendingEnds.splice(0)) end();
     },
   };

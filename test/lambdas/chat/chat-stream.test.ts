@@ -71,7 +71,11 @@ describe('POST /api/chat streamed (Accept: application/x-ndjson)', () => {
       [TUTOR_HEADER]: 'bedrock',
     });
     expect(lines.map((line) => line.type)).toEqual(['delta', 'delta', 'delta', 'done']);
-    expect(lines.at(-1)).toEqual({ type: 'done', response: 'A comet is a dirty snowball.' });
+    expect(lines.at(-1)).toEqual({
+      type: 'done',
+      response: 'A comet is a dirty snowball.',
+      signature: expect.stringMatching(/^v1\./),
+    });
     expect(textOf(lines)).toBe('A comet is a dirty snowball.');
   });
 
@@ -86,7 +90,11 @@ describe('POST /api/chat streamed (Accept: application/x-ndjson)', () => {
 
     expect(JSON.stringify(lines)).not.toContain('__IN');
     expect(textOf(lines)).toBe('Hello, I am Astro! What shall we explore?');
-    expect(lines.at(-1)).toEqual({ type: 'done', response: 'Hello, I am Astro! What shall we explore?' });
+    expect(lines.at(-1)).toEqual({
+      type: 'done',
+      response: 'Hello, I am Astro! What shall we explore?',
+      signature: expect.stringMatching(/^v1\./),
+    });
   });
 
   it('sends one picture line with the prompt cut to the contract limit, and the same prompt in done', async () => {
@@ -109,7 +117,13 @@ describe('POST /api/chat streamed (Accept: application/x-ndjson)', () => {
     const prompt = pictures[0]?.type === 'picture' ? pictures[0].imagePrompt : '';
     expect(prompt.length).toBeLessThanOrEqual(IMAGE_PROMPT_MAX_CHARS);
     expect(longPrompt.startsWith(prompt)).toBe(true);
-    expect(lines.at(-1)).toEqual({ type: 'done', response: 'Look!', imagePrompt: prompt });
+    expect(lines.at(-1)).toEqual({
+      type: 'done',
+      response: 'Look!',
+      imagePrompt: prompt,
+      signature: expect.stringMatching(/^v1\./),
+      imageTicket: expect.stringMatching(/^v1\./),
+    });
   });
 
   it('answers a failure before the first line as an ordinary error response', async () => {

@@ -69,6 +69,8 @@ describe('POST /api/chat with the Bedrock tutor', () => {
     expect(bodyOf(result)).toEqual({
       response: 'A comet is a dirty snowball.',
       imagePrompt: 'A comet near the Sun',
+      imageTicket: expect.stringMatching(/^v1\./) as unknown,
+      signature: expect.stringMatching(/^v1\./) as unknown,
     });
     expect(chatResponseSchema.safeParse(bodyOf(result)).success).toBe(true);
   });
@@ -82,7 +84,10 @@ describe('POST /api/chat with the Bedrock tutor', () => {
 
     expect(result.statusCode).toBe(200);
     expect(result.body).not.toContain('__INIT__');
-    expect(bodyOf(result)).toEqual({ response: 'Hello, I am Astro! What shall we explore?' });
+    expect(bodyOf(result)).toEqual({
+      response: 'Hello, I am Astro! What shall we explore?',
+      signature: expect.any(String) as unknown,
+    });
   });
 
   it('cuts an over-long picture prompt to the contract limit', async () => {
@@ -107,8 +112,11 @@ describe('POST /api/chat with the Bedrock tutor', () => {
     expect(bodyOf<ErrorBody>(result).error.code).toBe('upstream_error');
   });
 
-  it('refuses a blank message with 400 without calling the model', async () => {
-    const result = await chat(handler, { userMessage: '   ' });
+  it.each([
+    ['spaces', '   '],
+    ['zero-width characters only', '\u200b\u200c\u200d\u2060\ufeff'],
+  ])('refuses a blank message (%s) with 400 without calling the model', async (_case, userMessage) => {
+    const result = await chat(handler, { userMessage });
 
     expect(result.statusCode).toBe(400);
     expect(bodyOf<ErrorBody>(result).error).toEqual({
@@ -165,7 +173,10 @@ describe('POST /api/chat with the OpenAI-compatible tutor', () => {
 
     expect(result.statusCode).toBe(200);
     expect(result.headers?.[TUTOR_HEADER]).toBe('openai');
-    expect(bodyOf(result)).toEqual({ response: 'Stars are giant balls of hot gas.' });
+    expect(bodyOf(result)).toEqual({
+      response: 'Stars are giant balls of hot gas.',
+      signature: expect.any(String) as unknown,
+    });
   });
 
   it('keeps the upstream message out of the answer and the API key out of the logs', async () => {

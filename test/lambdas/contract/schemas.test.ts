@@ -11,6 +11,7 @@ import {
   chatRequestSchema,
   feedbackRequestSchema,
   generateImageRequestSchema,
+  isBlank,
   speechTokenRequestSchema,
 } from '../../../lambdas/contract/schemas';
 
@@ -97,5 +98,53 @@ describe('the speech token request', () => {
   it('takes no body or an empty object', () => {
     expect(speechTokenRequestSchema.safeParse(undefined).success).toBe(true);
     expect(speechTokenRequestSchema.safeParse({}).success).toBe(true);
+  });
+});
+
+describe('trust and cost rules in the contract', () => {
+  const withImage = (imageUrl: string) => ({
+    ...validFeedback,
+    chatHistory: [{ id: 1, text: 'A picture', sender: 'astro', imageUrl }],
+  });
+
+  it.each([
+    '/images/abc.png',
+    '/images/0123456789abcdef0123456789abcdef.svg',
+    'https://cdn.example.org/a.png',
+  ])('keeps a feedback imageUrl that is a same-origin path or https: %s', (imageUrl) => {
+    expect(feedbackRequestSchema.safeParse(withImage(imageUrl)).success).toBe(true);
+  });
+
+  it.each([
+    'javascript:alert(1)',
+    'JavaScript:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    '//evil.example/a.png',
+    '/\\evil.example/a.png',
+    'http://evil.example/a.png',
+    ' /images/a.png',
+    'vbscript:msgbox(1)',
+  ])('refuses a feedback imageUrl that could run or leave the site: %s', (imageUrl) => {
+    expect(feedbackRequestSchema.safeParse(withImage(imageUrl)).success).toBe(false);
+  });
+
+  it('counts text of only invisible characters as blank', () => {
+    expect(isBlank('\u200b\u200c\u200d\u2060\ufeff \t\n')).toBe(true);
+    expect(isBlank('\u200bMars')).toBe(false);
+    expect(isBlank('火星')).toBe(false);
+  });
+
+  it('takes a picture ticket with the prompt, and only a token-shaped one', () => {
+    expect(generateImageRequestSchema.safeParse({ prompt: 'Mars', ticket: 'v1.abc.d-_e' }).success).toBe(
+      true,
+    );
+    expect(generateImageRequestSchema.safeParse({ prompt: 'Mars', ticket: 'v1 <script>' }).success).toBe(
+      false,
+    );
+  });
+
+  it('takes a signature on history turns', () => {
+    const turn = { role: 'assistant', content: 'Hi', signature: 'v1.abc' };
+    expect(chatRequestSchema.safeParse({ ...validChat, chatHistory: [turn] }).success).toBe(true);
   });
 });

@@ -276,3 +276,47 @@ describe('POST /api/feedback logging', () => {
     expect(logs.lines.join('\n')).not.toContain('Why is Mars red');
   });
 });
+
+describe('POST /api/feedback: one item per conversation, kept for a bounded time', () => {
+  it('stores the conversationId in lower case, so an upper-case repeat is a repeat', async () => {
+    const body = feedbackBody({ suggestion: 'lower first' });
+    const upper = {
+      ...feedbackBody({ suggestion: 'upper repeat' }),
+      conversationId: body.conversationId.toUpperCase(),
+    };
+
+    const first = await post({ ...body, conversationId: body.conversationId.toUpperCase() });
+    const repeat = await post({ ...upper, conversationId: body.conversationId });
+
+    expect(first.statusCode).toBe(201);
+    expect(repeat.statusCode).toBe(200);
+    expect(bodyOf(repeat)).toEqual({ stored: false });
+    expect(await dynamo.getItem(body.conversationId.toUpperCase())).toBeUndefined();
+    expect(await dynamo.getItem(body.conversationId)).toMatchObject({ suggestion: 'lower first' });
+  });
+
+  it('gives each item a TTL (epoch seconds) the configured number of days after it arrived', async () => {
+    const shortLived = createFeedbackHandler({
+      FEEDBACK_TABLE: dynamo.tableName,
+      DYNAMODB_ENDPOINT: dynamo.endpoint,
+      FEEDBACK_RETENTION_DAYS: '30',
+    });
+    const body = feedbackBody();
+
+    await shortLived(apiEvent({ path: API_ROUTES.feedback, body }));
+
+    const item = await dynamo.getItem(body.conversationId);
+    const createdAt = Date.parse(String(item?.createdAt)) / 1000;
+    expect(item?.expiresAt).toBe(Math.floor(createdAt) + 30 * 24 * 60 * 60);
+  });
+
+  it('keeps items 400 days by default', async () => {
+    const body = feedbackBody();
+
+    await post(body);
+
+    const item = await dynamo.getItem(body.conversationId);
+    const createdAt = Math.floor(Date.parse(String(item?.createdAt)) / 1000);
+    expect(item?.expiresAt).toBe(createdAt + 400 * 24 * 60 * 60);
+  });
+});

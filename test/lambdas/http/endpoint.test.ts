@@ -11,8 +11,11 @@ const greetingSchema = z.object({
   nested: z.object({ n: z.number() }).optional(),
 });
 
+const origins = { siteOrigins: [], hostHeader: 'host' };
+
 const greet = defineEndpoint({
   route: '/api/greet',
+  origins,
   schema: greetingSchema,
   maxBodyBytes: 200,
   handle: async (input) => ({ status: 200, body: { hello: input.name }, headers: { 'X-Astro-Test': 'yes' } }),
@@ -21,6 +24,7 @@ const greet = defineEndpoint({
 const failing = (error: unknown) =>
   defineEndpoint({
     route: '/api/fail',
+    origins,
     schema: z.object({}).optional(),
     allowEmptyBody: true,
     handle: async () => {

@@ -123,7 +123,7 @@ describe('the chat Lambda through Lambda response streaming', () => {
     expect(parseLines(splitPrelude(responseStream.bytes).body)).toEqual([
       { type: 'delta', text: 'A comet is' },
       { type: 'delta', text: ' icy.' },
-      { type: 'done', response: 'A comet is icy.' },
+      { type: 'done', response: 'A comet is icy.', signature: expect.stringMatching(/^v1\./) },
     ]);
     expect(responseStream.writableFinished).toBe(true);
   });
@@ -145,7 +145,7 @@ describe('the chat Lambda through Lambda response streaming', () => {
     const { metadata, body } = splitPrelude(responseStream.bytes);
     expect(metadata.statusCode).toBe(200);
     expect(metadata.headers['Content-Type']).toBe('application/json');
-    expect(JSON.parse(body)).toEqual({ response: 'Icy.' });
+    expect(JSON.parse(body)).toEqual({ response: 'Icy.', signature: expect.stringMatching(/^v1\./) });
   });
 
   it('writes an error response with its status in the prelude', async () => {

@@ -10,7 +10,7 @@ import { startS3Fake, type S3Fake } from '../../support/s3-fake';
 import { hang } from '../../support/loopback';
 
 const png: MadeImage = { bytes: new Uint8Array(TINY_PNG), contentType: 'image/png', extension: 'png' };
-const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const KEY = '0123456789abcdef0123456789abcdef';
 
 describe('the S3 image store (real S3 client against a loopback fake)', () => {
   let s3: S3Fake;
@@ -29,10 +29,10 @@ describe('the S3 image store (real S3 client against a loopback fake)', () => {
       }),
     );
 
-  it('puts the picture under images/ with its content type and an immutable cache policy', async () => {
-    const { url } = await store().save(png);
+  it('puts the picture under images/<key>.<ext> with its content type and an immutable cache policy', async () => {
+    const { url } = await store().save(KEY, png);
 
-    expect(url).toMatch(new RegExp(`^/images/${UUID}\\.png$`));
+    expect(url).toBe(`/images/${KEY}.png`);
     const stored = s3.objects.get(`astro-images${url}`);
     expect(stored).toBeDefined();
     expect(stored?.key).toBe(url.slice(1));
@@ -41,11 +41,13 @@ describe('the S3 image store (real S3 client against a loopback fake)', () => {
     expect(stored?.body.equals(TINY_PNG)).toBe(true);
   });
 
-  it('gives every picture a new name', async () => {
-    const first = await store().save(png);
-    const second = await store().save(png);
+  it('finds a stored picture by its key, and nothing for a key never stored', async () => {
+    await store().save('feedfacefeedfacefeedfacefeedface', png);
 
-    expect(first.url).not.toBe(second.url);
+    expect(await store().find('feedfacefeedfacefeedfacefeedface')).toEqual({
+      url: '/images/feedfacefeedfacefeedfacefeedface.png',
+    });
+    expect(await store().find('00000000000000000000000000000000')).toBeUndefined();
   });
 
   it('answers a failing bucket with upstream_error and a hanging one with upstream_timeout', async () => {
@@ -53,10 +55,12 @@ describe('the S3 image store (real S3 client against a loopback fake)', () => {
       response.writeHead(500, { 'Content-Type': 'application/xml' });
       response.end('<Error><Code>InternalError</Code><Message>private detail</Message></Error>');
     });
-    await expect(store().save(png)).rejects.toMatchObject({ code: 'upstream_error' });
+    await expect(store().save(KEY, png)).rejects.toMatchObject({ code: 'upstream_error' });
+    await expect(store().find(KEY)).rejects.toMatchObject({ code: 'upstream_error' });
 
     s3.respondWith(hang);
-    await expect(store('300').save(png)).rejects.toMatchObject({ code: 'upstream_timeout' });
+    await expect(store('300').save(KEY, png)).rejects.toMatchObject({ code: 'upstream_timeout' });
+    await expect(store('300').find(KEY)).rejects.toMatchObject({ code: 'upstream_timeout' });
   });
 });
 
@@ -67,7 +71,7 @@ describe('the local image store', () => {
   });
   afterAll(() => rm(directory, { recursive: true, force: true }));
 
-  it('writes <uuid>.<ext> into its directory, creating it, and returns the /images/ URL', async () => {
+  it('writes <key>.<ext> into its directory, creating it, returns the /images/ URL and finds it again', async () => {
     const nested = join(directory, 'images');
     const svg: MadeImage = {
       bytes: new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"/>'),
@@ -75,11 +79,13 @@ describe('the local image store', () => {
       extension: 'svg',
     };
 
-    const { url } = await createLocalImageStore(nested).save(svg);
+    expect(await createLocalImageStore(nested).find(KEY)).toBeUndefined();
+    const { url } = await createLocalImageStore(nested).save(KEY, svg);
 
-    expect(url).toMatch(new RegExp(`^/images/${UUID}\\.svg$`));
+    expect(url).toBe(`/images/${KEY}.svg`);
     expect(await readFile(join(nested, url.slice('/images/'.length)), 'utf8')).toBe(
       '<svg xmlns="http://www.w3.org/2000/svg"/>',
     );
+    expect(await createLocalImageStore(nested).find(KEY)).toEqual({ url });
   });
 });

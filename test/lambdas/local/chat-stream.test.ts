@@ -110,7 +110,7 @@ describe('the local server streaming /api/chat', () => {
     expect(parseLines(state.text)).toEqual([
       { type: 'delta', text: 'Stars are hot.' },
       { type: 'delta', text: ' The Sun is one.' },
-      { type: 'done', response: 'Stars are hot. The Sun is one.' },
+      { type: 'done', response: 'Stars are hot. The Sun is one.', signature: expect.stringMatching(/^v1\./) },
     ]);
   });
 
@@ -129,7 +129,10 @@ describe('the local server streaming /api/chat', () => {
 
     expect(response.headers.get('content-type')).toBe('application/json');
     expect(response.headers.get('x-astro-tutor')).toBe('openai');
-    expect(await response.json()).toEqual({ response: 'Stars shine.' });
+    expect(await response.json()).toEqual({
+      response: 'Stars shine.',
+      signature: expect.stringMatching(/^v1\./),
+    });
   });
 
   it('stops the model when the learner’s browser goes away mid-reply', async () => {

@@ -19,6 +19,7 @@ import {
   type RecordedRequest,
 } from '../../support/loopback';
 import { captureLogs, type CapturedLogs } from '../../support/logs';
+import { secretsManagerRoute } from '../../support/secrets-manager-fake';
 
 const KEY = 'k3y0f4zur3sp33chs3cr3tv4lu3aaaa1';
 const ROTATED_KEY = 'r0t4t3dk3y0f4zur3sp33chbbbbbbbb2';
@@ -46,27 +47,8 @@ function issueTokens(request: RecordedRequest, response: ServerResponse): void {
   response.end(token);
 }
 
-/** Secrets Manager's GetSecretValue in its JSON protocol. */
-function serveSecret(request: RecordedRequest, response: ServerResponse): void {
-  const headers = { 'Content-Type': 'application/x-amz-json-1.1' };
-  if (request.headers['x-amz-target'] !== 'secretsmanager.GetSecretValue') {
-    return sendJson(response, 400, { __type: 'InvalidRequestException', message: 'wrong call' }, headers);
-  }
-  if (secretString === undefined) {
-    return sendJson(
-      response,
-      400,
-      { __type: 'ResourceNotFoundException', message: 'no such secret' },
-      headers,
-    );
-  }
-  sendJson(
-    response,
-    200,
-    { ARN: 'arn:aws:secretsmanager:us-east-1:1:secret:astro', Name: 'astro', SecretString: secretString },
-    headers,
-  );
-}
+/** Secrets Manager's GetSecretValue, answering the current `secretString` (the shared loopback fake). */
+const serveSecret = secretsManagerRoute(() => secretString);
 
 beforeAll(async () => {
   sts = await startFakeServer(issueTokens);

@@ -1,4 +1,5 @@
 import { ERROR_STATUS, type ErrorCode } from '../../../lambdas/contract/errors';
+import { SIGNATURE_MAX_CHARS, TICKET_MAX_CHARS } from '../../../lambdas/contract/limits';
 import { API_ROUTES, CHAT_STREAM_MEDIA_TYPE } from '../../../lambdas/contract/routes';
 import type { ChatRequest, ChatResponse, ChatStreamLine } from '../../../lambdas/contract/schemas';
 import { settings } from '../app/env';
@@ -16,7 +17,7 @@ export interface ChatStreamHandlers {
   /** The next piece of Astro's reply; the pieces, in order, join to the reply. */
   onDelta(text: string): void;
   /** The picture Astro suggests, as soon as it is known (at most once per reply). */
-  onPicture(imagePrompt: string): void;
+  onPicture(imagePrompt: string, imageTicket?: string): void;
 }
 
 export interface ChatStreamDeadlines {
@@ -77,7 +78,7 @@ export async function streamChat(
       }
       const reply = readReply(objectBody(body, API_ROUTES.chat), response.headers);
       handlers.onDelta(reply.response);
-      if (reply.imagePrompt !== undefined) handlers.onPicture(reply.imagePrompt);
+      if (reply.imagePrompt !== undefined) handlers.onPicture(reply.imagePrompt, reply.imageTicket);
       return reply;
     }
     return await readStream(response.body.getReader(), response.headers, handlers, watch);
@@ -104,7 +105,7 @@ async function readStream(
         handlers.onDelta(line.text);
         return undefined;
       case 'picture':
-        if (!pictureShown) handlers.onPicture(line.imagePrompt);
+        if (!pictureShown) handlers.onPicture(line.imagePrompt, line.imageTicket);
         pictureShown = true;
         return undefined;
       case 'error':
@@ -115,7 +116,8 @@ async function readStream(
         );
       case 'done': {
         const reply = readReply(line, headers);
-        if (reply.imagePrompt !== undefined && !pictureShown) handlers.onPicture(reply.imagePrompt);
+        if (reply.imagePrompt !== undefined && !pictureShown)
+          handlers.onPicture(reply.imagePrompt, reply.imageTicket);
         return reply;
       }
     }
@@ -159,7 +161,8 @@ function parseLine(text: string): ChatStreamLine {
       break;
     case 'picture':
       if (typeof line.imagePrompt === 'string' && line.imagePrompt.trim() !== '') {
-        return { type: 'picture', imagePrompt: line.imagePrompt };
+        const imageTicket = tokenOf(line.imageTicket, TICKET_MAX_CHARS);
+        return { type: 'picture', imagePrompt: line.imagePrompt, ...(imageTicket ? { imageTicket } : {}) };
       }
       break;
     case 'done':
@@ -190,10 +193,25 @@ function readReply(data: Record<string, unknown>, headers: Headers): ChatReply {
   };
 }
 
+/** The reply's fields, each kept only when well formed (a reader tolerant of an older server). */
 function replyFields(data: { response: string } & Record<string, unknown>): ChatResponse {
   const imagePrompt =
     typeof data.imagePrompt === 'string' && data.imagePrompt.trim() !== '' ? data.imagePrompt : undefined;
-  return imagePrompt === undefined ? { response: data.response } : { response: data.response, imagePrompt };
+  const signature = tokenOf(data.signature, SIGNATURE_MAX_CHARS);
+  const imageTicket = imagePrompt === undefined ? undefined : tokenOf(data.imageTicket, TICKET_MAX_CHARS);
+  return {
+    response: data.response,
+    ...(imagePrompt === undefined ? {} : { imagePrompt }),
+    ...(imageTicket === undefined ? {} : { imageTicket }),
+    ...(signature === undefined ? {} : { signature }),
+  };
+}
+
+/** A server-issued token (signature, ticket) as the contract shapes it, or undefined. */
+function tokenOf(value: unknown, maxChars: number): string | undefined {
+  return typeof value === 'string' && value.length <= maxChars && /^[A-Za-z0-9._-]+$/.test(value)
+    ? value
+    : undefined;
 }
 
 const malformed = () => new ApiRequestError(`Malformed answer from ${API_ROUTES.chat}`, 200, undefined);

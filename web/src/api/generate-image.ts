@@ -7,13 +7,20 @@ export type { GenerateImageRequest };
 /** SPEC §8: the one message an image failure is logged with. */
 export const IMAGE_FAILED_MESSAGE = 'Image generation failed';
 
-/** POST /api/generateImage: a picture prompt → the URL of the sketch. */
+/**
+ * POST /api/generateImage: a picture prompt and the `imageTicket` of the reply that suggested it → the
+ * URL of the picture (DESIGN §2 "Trust": without the ticket the server draws nothing).
+ */
 export async function generateImage(
   request: GenerateImageRequest,
   signal?: AbortSignal,
 ): Promise<GenerateImageResponse> {
+  const sent: GenerateImageRequest =
+    request.ticket === undefined
+      ? { prompt: request.prompt }
+      : { prompt: request.prompt, ticket: request.ticket };
   try {
-    const { body } = await postJson(API_ROUTES.generateImage, request, signal);
+    const { body } = await postJson(API_ROUTES.generateImage, sent, signal);
     const data = objectBody(body, API_ROUTES.generateImage);
     if (typeof data.imageUrl !== 'string' || !isSafeImageUrl(data.imageUrl)) throw new Error('bad imageUrl');
     return { imageUrl: data.imageUrl };

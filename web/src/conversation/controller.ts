@@ -27,7 +27,8 @@ export interface ConversationDeps {
    * reply. A server that does not stream may report nothing before resolving.
    */
   readonly chat: (request: ChatRequest, handlers: ChatStreamHandlers) => Promise<ChatReply>;
-  readonly generateImage: (request: { prompt: string }) => Promise<{ imageUrl: string }>;
+  /** Draws the picture the tutor suggested; `ticket` is that reply's `imageTicket` (DESIGN §2 "Trust"). */
+  readonly generateImage: (request: { prompt: string; ticket?: string }) => Promise<{ imageUrl: string }>;
   readonly sendFeedback: (request: FeedbackRequest) => Promise<void>;
   readonly createEngine: () => Promise<SpeechEngine>;
   /** Plays the silent clip inside the Start tap (iPhone only). */
@@ -253,12 +254,12 @@ export class ConversationController {
       }
       spoken?.add(text);
     };
-    const onPicture = (imagePrompt: string) => {
+    const onPicture = (imagePrompt: string, imageTicket?: string) => {
       if (pictureAsked || replyId === null || !this.isCurrent(conversationId)) return;
       pictureAsked = true;
       const loadingId = nextLoadingId();
       this.dispatch({ type: 'picture_requested', conversationId, loadingId, prompt: imagePrompt });
-      void this.sketch(loadingId, imagePrompt);
+      void this.sketch(loadingId, imagePrompt, imageTicket);
     };
 
     let reply: ChatReply | null = null;
@@ -278,11 +279,18 @@ export class ConversationController {
     if (reply) {
       // A server that did not stream reports the whole reply only now.
       if (replyId === null) onDelta(reply.response);
-      else if (reply.response !== shown)
-        this.dispatch({ type: 'reply_grew', id: replyId, text: reply.response });
-      if (replyId !== null)
-        this.dispatch({ type: 'reply_grew', id: replyId, offlineTutor: reply.offlineTutor });
-      if (reply.imagePrompt) onPicture(reply.imagePrompt);
+      if (replyId !== null) {
+        const { response, offlineTutor, signature } = reply;
+        this.dispatch({
+          type: 'reply_grew',
+          id: replyId,
+          offlineTutor,
+          // The signature covers exactly the reply's text: what the server says it is, not what was pieced.
+          ...(response === shown ? {} : { text: response }),
+          ...(signature === undefined ? {} : { signature }),
+        });
+      }
+      if (reply.imagePrompt) onPicture(reply.imagePrompt, reply.imageTicket);
     }
     if (spoken) await this.finishSpeaking(conversationId, spoken);
   }
@@ -320,9 +328,11 @@ export class ConversationController {
     this.engine?.stopSpeaking();
   }
 
-  private async sketch(loadingId: string, prompt: string): Promise<void> {
+  private async sketch(loadingId: string, prompt: string, ticket: string | undefined): Promise<void> {
     try {
-      const { imageUrl } = await this.deps.generateImage({ prompt });
+      const { imageUrl } = await this.deps.generateImage(
+        ticket === undefined ? { prompt } : { prompt, ticket },
+      );
       this.dispatch({ type: 'image_ready', loadingId, id: nextMessageId(), imageUrl });
     } catch (error) {
       logError('Image generation failed', error);

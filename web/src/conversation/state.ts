@@ -24,6 +24,12 @@ export type Status = 'idle' | 'listening' | 'thinking' | 'speaking' | 'initializ
 
 export type SpeechEngineKind = 'azure' | 'browser' | 'none';
 
+/**
+ * A message on screen: the contract's chat message, and for Astro's replies the server's `signature`,
+ * sent back with that turn in later histories (DESIGN §2 "Trust"; never shown, never sent with feedback).
+ */
+export type TranscriptMessage = ChatMessage & { readonly signature?: string };
+
 export interface FeedbackState {
   /** The modal is on screen. */
   readonly open: boolean;
@@ -41,7 +47,7 @@ export interface ConversationState {
   readonly language: Locale;
   /** The language the transcript on screen was spoken in (it outlives the conversation). */
   readonly conversationLanguage: Locale;
-  readonly messages: readonly ChatMessage[];
+  readonly messages: readonly TranscriptMessage[];
   /** Live partial recognition, shown as a faded bubble. */
   readonly interim: string;
   readonly speed: PlaybackSpeed;
@@ -98,6 +104,7 @@ export type ConversationAction =
       readonly id: number;
       readonly text?: string;
       readonly offlineTutor?: boolean;
+      readonly signature?: string;
     }
   /** The tutor suggested a picture (mid-stream or with the reply): its placeholder joins the transcript. */
   | {
@@ -193,14 +200,17 @@ export function conversationReducer(state: ConversationState, action: Conversati
     }
 
     case 'reply_grew': {
-      const { text, offlineTutor } = action;
+      const { text, offlineTutor, signature } = action;
       if (!state.messages.some((message) => message.id === action.id)) return state;
+      const changes = {
+        ...(text === undefined ? {} : { text }),
+        ...(signature === undefined ? {} : { signature }),
+      };
       return {
         ...state,
-        messages:
-          text === undefined
-            ? state.messages
-            : state.messages.map((message) => (message.id === action.id ? { ...message, text } : message)),
+        messages: state.messages.map((message) =>
+          message.id === action.id ? { ...message, ...changes } : message,
+        ),
         offlineTutor: offlineTutor ?? state.offlineTutor,
       };
     }
@@ -272,7 +282,7 @@ export function isBusy(status: Status): boolean {
 /** SPEC §4: once, at ≥ 3 user messages, not dismissed or sent, conversation still active. */
 function feedbackAfterUserMessage(
   feedback: FeedbackState,
-  messages: readonly ChatMessage[],
+  messages: readonly TranscriptMessage[],
   active: boolean,
 ): FeedbackState {
   if (feedback.open || feedback.done || !active) return feedback;
@@ -293,29 +303,33 @@ function isRating(value: number): boolean {
   return Number.isInteger(value) && value >= RATING_MIN && value <= RATING_MAX;
 }
 
-export function isPlaceholder(message: ChatMessage): boolean {
+export function isPlaceholder(message: TranscriptMessage): boolean {
   return typeof message.id === 'string' && message.id.startsWith(LOADING_ID_PREFIX);
 }
 
 /**
  * The history sent with a chat call: the words exchanged so far, user → 'user', astro → 'assistant'.
  * Image messages and placeholders are left out: their text is a picture prompt Astro never said, and the
- * tutor already knows it offered a picture from its own reply. Capped to the API's limits (DESIGN §2),
- * keeping the most recent turns.
+ * tutor already knows it offered a picture from its own reply. Astro's turns carry their signature.
+ * Capped to the API's limits (DESIGN §2), keeping the most recent turns.
  */
-export function chatHistoryOf(messages: readonly ChatMessage[]): ChatTurn[] {
+export function chatHistoryOf(messages: readonly TranscriptMessage[]): ChatTurn[] {
   return messages
     .filter((message) => !isPlaceholder(message) && !message.isLoading && message.imageUrl === undefined)
     .filter((message) => message.text.trim() !== '')
-    .map((message) => ({
-      role: message.sender === 'user' ? ('user' as const) : ('assistant' as const),
-      content: message.text.slice(0, CHAT_TURN_MAX_CHARS),
-    }))
+    .map((message): ChatTurn => {
+      const content = message.text.slice(0, CHAT_TURN_MAX_CHARS);
+      if (message.sender === 'user') return { role: 'user', content };
+      // Astro's words reach the model only with the server's signature over exactly this text.
+      return message.signature === undefined
+        ? { role: 'assistant', content }
+        : { role: 'assistant', content, signature: message.signature };
+    })
     .slice(-CHAT_HISTORY_MAX_TURNS);
 }
 
 /** The transcript as sent with feedback (SPEC §7): every message, within the API's limits. */
-export function feedbackHistoryOf(messages: readonly ChatMessage[]): ChatMessage[] {
+export function feedbackHistoryOf(messages: readonly TranscriptMessage[]): ChatMessage[] {
   return messages.slice(-FEEDBACK_HISTORY_MAX_MESSAGES).map((message) => {
     const kept: ChatMessage = {
       id: message.id,
@@ -331,7 +345,7 @@ export function feedbackHistoryOf(messages: readonly ChatMessage[]): ChatMessage
 }
 
 /** What Replay speaks: Astro's last reply in words (not a picture or its placeholder); null before one. */
-export function lastReplyText(messages: readonly ChatMessage[]): string | null {
+export function lastReplyText(messages: readonly TranscriptMessage[]): string | null {
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const message = messages[index];
     if (!message || message.sender !== 'astro') continue;

@@ -1,0 +1,177 @@
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createChatHandler as streamingChatHandler } from '../../../lambdas/chat/handler';
+import type { ErrorBody } from '../../../lambdas/contract/errors';
+import { API_ROUTES } from '../../../lambdas/contract/routes';
+import type { ChatResponse } from '../../../lambdas/contract/schemas';
+import { handlerAtColdStart } from '../../../lambdas/http/cold-start';
+import { isReplySignature, signReply } from '../../../lambdas/trust/seals';
+import { createTrust } from '../../../lambdas/trust/trust-config';
+import {
+  fileTrustKeys,
+  parseTrustSecret,
+  TRUST_KEY_CACHE_MS,
+  type TrustKeys,
+} from '../../../lambdas/trust/trust-keys';
+import { answersInJson, apiEvent, bodyOf } from '../../support/events';
+import { hang, startFakeServer, type FakeServer } from '../../support/loopback';
+import { captureLogs, type CapturedLogs } from '../../support/logs';
+import { startSecretsManagerFake } from '../../support/secrets-manager-fake';
+
+/** These tests read whole JSON answers. */
+const createChatHandler = (...args: Parameters<typeof streamingChatHandler>) =>
+  answersInJson(streamingChatHandler(...args));
+
+const OLD = 'old-signing-key-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
+const NEW = 'new-signing-key-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
+
+describe('the signing key in Secrets Manager (real client against a loopback fake)', () => {
+  let secrets: FakeServer;
+  let secret: string | undefined;
+  let clock: number;
+  let logs: CapturedLogs;
+
+  beforeAll(async () => {
+    secrets = await startSecretsManagerFake(() => secret);
+  });
+  afterAll(() => secrets.close());
+  beforeEach(() => {
+    secret = JSON.stringify({ current: OLD });
+    clock = Date.parse('2026-03-01T12:00:00Z');
+    secrets.requests.length = 0;
+    logs = captureLogs();
+  });
+  afterEach(() => {
+    logs.restore();
+    const logged = logs.lines.join('\n');
+    for (const key of [OLD, NEW]) expect(logged).not.toContain(key);
+  });
+
+  const trustFrom = (env: Record<string, string> = {}) =>
+    createTrust(
+      { TRUST_SECRET_ID: 'astro/signing-key', SECRETS_MANAGER_ENDPOINT: secrets.url, ...env },
+      () => clock,
+    );
+  const keys = (current: string, previous?: string): TrustKeys =>
+    parseTrustSecret(JSON.stringify(previous ? { current, previous } : { current }));
+
+  it('reads the key once for many replies, and again only after the cache time', async () => {
+    const trust = trustFrom();
+    const [a, b] = await Promise.all([trust.seal({ response: 'One' }), trust.seal({ response: 'Two' })]);
+    await trust.seal({ response: 'Three' });
+
+    expect(secrets.requests).toHaveLength(1);
+    expect(JSON.parse(secrets.requests[0]?.body.toString() ?? '')).toEqual({ SecretId: 'astro/signing-key' });
+    expect(isReplySignature(keys(OLD), 'One', a.signature)).toBe(true);
+    expect(isReplySignature(keys(OLD), 'Two', b.signature)).toBe(true);
+
+    clock += TRUST_KEY_CACHE_MS + 1;
+    await trust.seal({ response: 'Four' });
+    expect(secrets.requests).toHaveLength(2);
+  });
+
+  it('accepts both keys during a rotation and signs with the new one', async () => {
+    const signedBefore = signReply(keys(OLD), 'Jupiter is big.');
+    secret = JSON.stringify({ current: NEW, previous: OLD });
+    const trust = trustFrom();
+
+    const kept = await trust.trustedHistory([
+      { role: 'assistant', content: 'Jupiter is big.', signature: signedBefore },
+    ]);
+    const sealed = await trust.seal({ response: 'Mars is small.' });
+
+    expect(kept).toEqual([{ role: 'assistant', content: 'Jupiter is big.' }]);
+    expect(isReplySignature(keys(NEW), 'Mars is small.', sealed.signature)).toBe(true);
+    expect(isReplySignature(keys(OLD), 'Mars is small.', sealed.signature)).toBe(false);
+  });
+
+  it('stops accepting the old key once the rotation ends', async () => {
+    const signedBefore = signReply(keys(OLD), 'Jupiter is big.');
+    secret = JSON.stringify({ current: NEW });
+
+    const kept = await trustFrom().trustedHistory([
+      { role: 'assistant', content: 'Jupiter is big.', signature: signedBefore },
+    ]);
+
+    expect(kept).toEqual([]);
+  });
+
+  it('answers 503 not_configured for a malformed secret, without its content', async () => {
+    secret = `{"current":"short"} ${OLD}`;
+    const chat = createChatHandler({
+      TRUST_SECRET_ID: 'astro/signing-key',
+      SECRETS_MANAGER_ENDPOINT: secrets.url,
+    });
+
+    const result = await chat(
+      apiEvent({ path: API_ROUTES.chat, body: { userMessage: 'Hi', language: 'en-US', chatHistory: [] } }),
+    );
+
+    expect(result.statusCode).toBe(503);
+    expect(bodyOf<ErrorBody>(result).error.code).toBe('not_configured');
+    expect(result.body).not.toContain(OLD);
+  });
+
+  it('answers 504 when Secrets Manager hangs, within the configured deadline', async () => {
+    const hanging = await startFakeServer(hang);
+    try {
+      const trust = createTrust({
+        TRUST_SECRET_ID: 'astro/signing-key',
+        SECRETS_MANAGER_ENDPOINT: hanging.url,
+        SECRETS_MANAGER_TIMEOUT_MS: '200',
+      });
+      await expect(trust.seal({ response: 'Hi' })).rejects.toMatchObject({ code: 'upstream_timeout' });
+    } finally {
+      await hanging.close();
+    }
+  });
+});
+
+describe('the signing key in a local file', () => {
+  let directory: string;
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'astro-trust-'));
+  });
+  afterAll(() => rm(directory, { recursive: true, force: true }));
+
+  it('is created on first use with mode 0600, and every later use (and process) reads the same key', async () => {
+    const path = join(directory, 'nested', 'trust-key.json');
+    const [a, b] = await Promise.all([fileTrustKeys(path).get(), fileTrustKeys(path).get()]);
+    const again = await fileTrustKeys(path).get();
+
+    expect(a.current.equals(b.current)).toBe(true);
+    expect(again.current.equals(a.current)).toBe(true);
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    expect(parseTrustSecret(await readFile(path, 'utf8')).current.length).toBeGreaterThanOrEqual(32);
+  });
+});
+
+describe('the signing key configuration', () => {
+  it('refuses to start a Lambda without TRUST_SECRET_ID (503 not_configured, not a key of its own)', async () => {
+    const logs = captureLogs();
+    try {
+      const chat = handlerAtColdStart(API_ROUTES.chat, () =>
+        createChatHandler({ AWS_LAMBDA_FUNCTION_NAME: 'astro-chat' }),
+      );
+      const result = await chat(
+        apiEvent({ path: API_ROUTES.chat, body: { userMessage: 'Hi', language: 'en-US', chatHistory: [] } }),
+      );
+
+      expect(result.statusCode).toBe(503);
+      expect(logs.lines.join('\n')).toContain('TRUST_SECRET_ID');
+    } finally {
+      logs.restore();
+    }
+  });
+
+  it('signs with a key of its own outside Lambda when nothing is configured', async () => {
+    const chat = createChatHandler({});
+    const result = await chat(
+      apiEvent({ path: API_ROUTES.chat, body: { userMessage: 'Hi', language: 'en-US', chatHistory: [] } }),
+    );
+
+    expect(bodyOf<ChatResponse>(result).signature).toMatch(/^v1\./);
+  });
+});
