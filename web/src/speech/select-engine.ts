@@ -2,6 +2,7 @@ import { fetchSpeechToken } from '../api/speech-token';
 import { logError } from '../app/log';
 import type { AudioPlayer } from './audio-player';
 import { BrowserSpeechEngine } from './browser-engine';
+import { TOKEN_DEADLINE_MS } from './deadline';
 import type { SpeechEngine } from './engine';
 
 /**
@@ -10,11 +11,12 @@ import type { SpeechEngine } from './engine';
  */
 export async function selectSpeechEngine(player: AudioPlayer): Promise<SpeechEngine> {
   try {
-    const token = await fetchSpeechToken();
+    // A token service that never answers must not hold Start: past the deadline, the browser engine.
+    const token = await fetchSpeechToken(AbortSignal.timeout(TOKEN_DEADLINE_MS));
     if (token) {
       // The SDK module is imported here, on Start, so it is its own chunk.
       const { createAzureEngine } = await import('./azure-engine');
-      return await createAzureEngine({ token, fetchToken: () => fetchSpeechToken(), player });
+      return await createAzureEngine({ token, fetchToken: (signal) => fetchSpeechToken(signal), player });
     }
   } catch (error) {
     logError('Azure Speech is unavailable; using the browser speech engine', error);
