@@ -97,6 +97,13 @@ export class AzureSpeechFake {
   ignoreEndOfStream = false;
   /** Transports hold every new socket's handshake unanswered while this is true. */
   stallHandshakes = false;
+  /** Tokens the service refuses at the handshake (401), as it does expired ones. */
+  readonly refusedTokens = new Set<string>();
+
+  /** The transport asks, for a socket about to open, whether the service lets it in. */
+  accepts(url: string, headers: Readonly<Record<string, string | undefined>>): boolean {
+    return !this.refusedTokens.has(tokenOf(new URL(url), headers) ?? '');
+  }
   private readonly utterances: Utterance[] = [];
   private readonly synthesisScripts: SynthesisScript[] = [];
   private readonly sessions = new Set<RecognitionSession | SynthesisSession>();
@@ -105,13 +112,12 @@ export class AzureSpeechFake {
   connect(url: string, headers: Readonly<Record<string, string | undefined>>, port: SocketPort): FakeSocket {
     const parsed = new URL(url);
     const query = Object.fromEntries(parsed.searchParams);
-    const authorization = headers.authorization ?? query.Authorization ?? null;
     const record: SpeechSocketRecord = {
       // Synthesis: /cognitiveservices/websocket/v1; recognition: /stt/speech/universal/v2 or /speech/recognition/….
       kind: parsed.pathname.includes('/cognitiveservices/websocket/') ? 'synthesis' : 'recognition',
       path: parsed.pathname,
       query,
-      token: authorization?.replace(/^Bearer\s+/i, '') ?? null,
+      token: tokenOf(parsed, headers),
       audioBytes: 0,
       syntheses: 0,
       closed: false,
@@ -197,6 +203,12 @@ export class AzureSpeechFake {
       heardBytes: 0,
     });
   }
+}
+
+/** The bearer token of a socket: the Authorization header in Node, repeated in the query by the SDK. */
+function tokenOf(url: URL, headers: Readonly<Record<string, string | undefined>>): string | null {
+  const authorization = headers.authorization ?? url.searchParams.get('Authorization');
+  return authorization?.replace(/^Bearer\s+/i, '') ?? null;
 }
 
 /** What a transport drives for one socket. */

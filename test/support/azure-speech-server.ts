@@ -27,8 +27,11 @@ export async function startAzureSpeechServer(fake = new AzureSpeechFake()): Prom
   const server = new WebSocketServer({
     server: http,
     // A stalled handshake is never answered: the client's open() waits on its own deadline.
-    verifyClient: (_info, accept) => {
-      if (!fake.stallHandshakes) accept(true);
+    verifyClient: ({ req }, accept) => {
+      if (fake.stallHandshakes) return;
+      const headers = { authorization: req.headers.authorization };
+      if (fake.accepts(`ws://127.0.0.1${req.url ?? '/'}`, headers)) accept(true);
+      else accept(false, 401, 'Unauthorized');
     },
   });
   await new Promise<void>((resolve, reject) => {

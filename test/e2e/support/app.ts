@@ -29,11 +29,16 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+export interface TestAppOptions {
+  /** More Chromium switches for one test file (e.g. a fake microphone). */
+  readonly chromiumArgs?: readonly string[];
+}
+
 /**
  * One browser and one local server (the real handlers, offline tutor and images, no Azure key so the
  * browser speech engine is used) per test file.
  */
-export async function startTestApp(): Promise<TestApp> {
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium).`);
   }
@@ -43,7 +48,10 @@ export async function startTestApp(): Promise<TestApp> {
     dataDir,
     env: { ASTRO_MODEL: 'offline', ASTRO_IMAGE_MODEL: 'offline', AZURE_SPEECH_KEY: '' },
   });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [...CHROMIUM_ARGS, ...(options.chromiumArgs ?? [])],
+  });
   await mkdir(SCREENSHOTS, { recursive: true });
   return {
     url: server.url,
@@ -67,10 +75,10 @@ export interface OpenOptions {
  * Starts one test app for the calling test file (beforeAll) and closes it after (afterAll). The handle
  * reads through to the started app, so tests use it as they would the app itself.
  */
-export function useTestApp(): TestApp {
+export function useTestApp(options: TestAppOptions = {}): TestApp {
   let started: TestApp | undefined;
   beforeAll(async () => {
-    started = await startTestApp();
+    started = await startTestApp(options);
   });
   afterAll(async () => {
     await started?.close();

@@ -505,8 +505,12 @@ function isMicrophoneDenied(error: unknown): boolean {
   return name === 'NotAllowedError' || name === 'SecurityError';
 }
 
+/**
+ * Whether a failure may be the token's: the service's 401/403, or a browser's refused handshake (1006,
+ * which the SDK itself treats as unauthorized since a browser never sees the HTTP status).
+ */
 function isAuthError(details: string): boolean {
-  return /\b(401|403)\b|unauthori[sz]ed|authentication|forbidden/i.test(details);
+  return /\b(401|403|1006)\b|unauthori[sz]ed|authentication|forbidden/i.test(details);
 }
 
 function closeSynthesizer(synthesizer: Synthesizer): void {
