@@ -136,6 +136,25 @@ describe('the Azure engine on the microphone', () => {
     engine.dispose();
   });
 
+  it('releases a microphone granted after listening was already stopped', async () => {
+    const mic = scriptedMicrophone();
+    let grant: ((stream: MediaStream) => void) | undefined;
+    const { engine, recognizers } = engineWith(() => new Promise((resolve) => (grant = resolve)));
+    const listening = engine.startListening('en-US', {
+      onInterim: () => undefined,
+      onFinal: () => undefined,
+      onHealth: () => undefined,
+    });
+    // The permission prompt is open.
+    await vi.waitFor(() => expect(grant).toBeDefined());
+    await engine.stopListening();
+    grant?.(mic.stream);
+    await listening;
+    expect(mic.stopped).toEqual(['track']);
+    expect(recognizers).toHaveLength(0);
+    engine.dispose();
+  });
+
   it('reports a denied microphone once, and never builds a recogniser', async () => {
     const getMicrophone = vi.fn(() => Promise.reject(new DOMException('denied', 'NotAllowedError')));
     const { engine, recognizers } = engineWith(getMicrophone);

@@ -89,6 +89,8 @@ interface Listening {
   readonly locale: Locale;
   readonly handlers: RecognitionHandlers;
   recognizer: Recognizer | null;
+  /** Opened once for the session and given to every rebuilt recogniser. */
+  microphone: MediaStream | null;
   health: ListeningHealth | null;
   failures: number;
   needsFreshToken: boolean;
@@ -115,7 +117,6 @@ export class AzureSpeechEngine implements SpeechEngine {
   readonly canListen = true;
   private token: SpeechTokenResponse;
   private listening: Listening | null = null;
-  private microphone: MediaStream | null = null;
   private line: SynthesisLine | null = null;
   /** Each reply waits for the one before it: synthesis in order, playback in order. */
   private synthesisQueue: Promise<unknown> = Promise.resolve();
@@ -149,6 +150,7 @@ export class AzureSpeechEngine implements SpeechEngine {
       locale,
       handlers,
       recognizer: null,
+      microphone: null,
       health: null,
       failures: 0,
       needsFreshToken: false,
@@ -174,10 +176,8 @@ export class AzureSpeechEngine implements SpeechEngine {
         );
         this.closeRecognizer(recognizer);
       }
-    }
-    if (this.microphone) {
-      stopTracks(this.microphone);
-      this.microphone = null;
+      if (listening.microphone) stopTracks(listening.microphone);
+      listening.microphone = null;
     }
   }
 
@@ -241,8 +241,13 @@ export class AzureSpeechEngine implements SpeechEngine {
         listening.needsFreshToken = false;
         this.scheduleRefresh();
       }
-      const audio = await this.audioInput();
-      if (this.listening !== listening) return;
+      const audio = await this.audioInput(listening);
+      if (this.listening !== listening) {
+        // Stopped while the permission prompt was open: release what it granted.
+        if (listening.microphone) stopTracks(listening.microphone);
+        listening.microphone = null;
+        return;
+      }
       const config = this.speechConfig();
       config.speechRecognitionLanguage = listening.locale;
       recognizer = new this.sdk.SpeechRecognizer(config, audio);
@@ -322,11 +327,11 @@ export class AzureSpeechEngine implements SpeechEngine {
    * The recogniser's audio: the test's input, or the microphone (opened once per listening session and
    * reused by every rebuilt recogniser: the SDK leaves a stream it was given running when it closes).
    */
-  private async audioInput(): Promise<SpeechSdkModule.AudioConfig> {
+  private async audioInput(listening: Listening): Promise<SpeechSdkModule.AudioConfig> {
     if (this.options.audioInput) return this.options.audioInput();
     // No deadline here on purpose: this waits on the learner answering the permission prompt.
-    this.microphone ??= await (this.options.getMicrophone ?? echoCancelledMicrophone)();
-    const audio = this.sdk.AudioConfig.fromStreamInput(this.microphone);
+    listening.microphone ??= await (this.options.getMicrophone ?? echoCancelledMicrophone)();
+    const audio = this.sdk.AudioConfig.fromStreamInput(listening.microphone);
     // The SDK would load its audio worklet from a blob: URL, which the site's CSP (script-src 'self')
     // refuses; its own worklet file, served as a same-origin asset, is allowed.
     audio.setProperty(WORKLET_URL_PROPERTY, new URL(speechProcessorUrl, window.location.href).href);
