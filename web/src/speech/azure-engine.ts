@@ -139,7 +139,7 @@ export class AzureSpeechEngine implements SpeechEngine {
     this.deadlines = { ...SPEECH_DEADLINES, ...options.deadlines };
     this.reconnectDelays = options.reconnectDelaysMs ?? RECONNECT_DELAYS_MS;
     this.scheduleRefresh();
-    // Opened now, at Start, so the greeting does not wait for a connection (docs: one per conversation).
+    // Opened now, at Start, so the greeting does not wait for a connection (DESIGN §4).
     this.synthesisLine();
   }
 
@@ -417,9 +417,6 @@ export class AzureSpeechEngine implements SpeechEngine {
         },
         (error) => failAndReplace(new Error(`Speech synthesis failed: ${error}`)),
       );
-    }).catch((error: unknown) => {
-      logError('speech synthesis failed', error);
-      throw error;
     });
   }
 

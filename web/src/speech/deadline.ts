@@ -1,4 +1,4 @@
-/** Something the speech path waited for did not happen in time (docs: nothing may hang). */
+/** Something the speech path waited for did not happen in time (DESIGN §4: every step has a deadline). */
 export class DeadlineError extends Error {
   constructor(
     readonly what: string,
