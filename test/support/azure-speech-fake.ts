@@ -95,18 +95,20 @@ export class AzureSpeechFake {
   audioChunkBytes = 1024;
   /** Never ends the turn when the client ends its audio stream (a stop that the service leaves hanging). */
   ignoreEndOfStream = false;
-  /** Transports hold every new socket's handshake unanswered while this is true. */
+  /**
+   * Handshake faults, played by the Node transport (a socket Playwright routes is always opened): hold
+   * every new handshake unanswered, or refuse these tokens with 401 as the service does expired ones.
+   */
   stallHandshakes = false;
-  /** Tokens the service refuses at the handshake (401), as it does expired ones. */
   readonly refusedTokens = new Set<string>();
+  private readonly utterances: Utterance[] = [];
+  private readonly synthesisScripts: SynthesisScript[] = [];
+  private readonly sessions = new Set<RecognitionSession | SynthesisSession>();
 
   /** The transport asks, for a socket about to open, whether the service lets it in. */
   accepts(url: string, headers: Readonly<Record<string, string | undefined>>): boolean {
     return !this.refusedTokens.has(tokenOf(new URL(url), headers) ?? '');
   }
-  private readonly utterances: Utterance[] = [];
-  private readonly synthesisScripts: SynthesisScript[] = [];
-  private readonly sessions = new Set<RecognitionSession | SynthesisSession>();
 
   /** The transport's entry point: a client opened a socket at `url` (headers where the transport has them). */
   connect(url: string, headers: Readonly<Record<string, string | undefined>>, port: SocketPort): FakeSocket {
