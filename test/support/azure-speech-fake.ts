@@ -87,9 +87,18 @@ const PCM_BYTES_PER_MS = 32;
 const TICKS_PER_MS = 10_000;
 const DEFAULT_AFTER_AUDIO_BYTES = 100 * PCM_BYTES_PER_MS;
 
+/** When the fake did what (epoch milliseconds, sub-millisecond: comparable with a page's clock). */
+export interface TimelineEntry {
+  readonly event: 'phrase' | 'ssml' | 'first-audio';
+  readonly at: number;
+}
+
+const clock = () => performance.timeOrigin + performance.now();
+
 export class AzureSpeechFake {
   readonly sockets: SpeechSocketRecord[] = [];
   readonly ssml: SsmlRecord[] = [];
+  readonly timeline: TimelineEntry[] = [];
   /** The synthesized audio every reply gets (a real MP3 by default). */
   audio: Uint8Array = silentMp3(700);
   audioChunkBytes = 1024;
@@ -265,6 +274,7 @@ class RecognitionSession {
     }
     if (!utterance.phrase) return;
     const { status, text } = utterance.phrase;
+    if (status === 'Success') this.fake.timeline.push({ event: 'phrase', at: clock() });
     this.send('speech.phrase', {
       RecognitionStatus: status,
       ...(status === 'Success' ? { DisplayText: text } : {}),
@@ -299,6 +309,7 @@ class SynthesisSession {
     }
     if (path !== 'ssml' || frame.text === undefined) return;
     this.record.syntheses += 1;
+    this.fake.timeline.push({ event: 'ssml', at: clock() });
     this.fake.ssml.push({
       ssml: frame.text,
       lang: /<speak\b[^>]*\bxml:lang="([^"]*)"/.exec(frame.text)?.[1],
@@ -321,6 +332,7 @@ class SynthesisSession {
     const chunk = this.fake.audioChunkBytes;
     const speak = () => {
       if (this.record.closed) return;
+      this.fake.timeline.push({ event: 'first-audio', at: clock() });
       for (let start = 0; start < audio.byteLength; start += chunk) {
         const headers = {
           Path: 'audio',
