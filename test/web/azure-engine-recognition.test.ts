@@ -120,6 +120,10 @@ describe('Azure recognition against the speech service protocol', () => {
     expect(open.at(-1)?.token).toBe('second-token');
     service.fake.say('Hello with a new token');
     await vi.waitFor(() => expect(heard.events).toContain('final:Hello with a new token'));
+    // The refusals were logged, and no log line carries a token.
+    const logged = vi.mocked(console.error).mock.calls.flat().map(String).join('\n');
+    expect(logged).toMatch(/speech recognition/);
+    expect(logged).not.toMatch(/first-token|second-token/);
   });
 
   it('gives up on a token request that never answers, aborts it, and tries again later', async () => {

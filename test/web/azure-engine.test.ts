@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AzureSpeechEngine, ssmlFor, type SpeechSdk } from '../../web/src/speech/azure-engine';
+import { AzureSpeechEngine, ssmlFor, withoutToken, type SpeechSdk } from '../../web/src/speech/azure-engine';
 import type { AudioOutput } from '../../web/src/speech/audio-player';
 import type { ListeningHealth } from '../../web/src/speech/engine';
 
@@ -213,5 +213,17 @@ describe('SSML for a reply', () => {
     const text = 'Tab\there\nand\r\nthere 🪐 ✨ \uFFFD 土星 زحل';
     expect(ssmlFor(text, 'en-US')).toContain(`>${text}</voice>`);
     expect(parsesAsXml(ssmlFor(text, 'en-US'))).toBe(true);
+  });
+});
+
+describe('what the engine logs', () => {
+  it('never includes the token an SDK message may quote from a socket URL', () => {
+    const quoted =
+      'Unable to contact server. wss://eastus.stt.speech.microsoft.com/stt/speech/universal/v2?language=en-US' +
+      '&Authorization=Bearer%20eyJhbGciOi.secret.part&X-ConnectionId=abc; header Authorization: Bearer eyJsecond.token';
+    const logged = withoutToken(quoted);
+    expect(logged).not.toMatch(/eyJ/);
+    expect(logged).toContain('language=en-US');
+    expect(logged).toContain('X-ConnectionId=abc');
   });
 });

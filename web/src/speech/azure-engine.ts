@@ -169,7 +169,9 @@ export class AzureSpeechEngine implements SpeechEngine {
       listening.recognizer = null;
       if (recognizer) {
         const stopped = new Promise<void>((resolve, reject) =>
-          recognizer.stopContinuousRecognitionAsync(resolve, (error) => reject(new Error(error))),
+          recognizer.stopContinuousRecognitionAsync(resolve, (error) =>
+            reject(new Error(withoutToken(error))),
+          ),
         );
         await withDeadline(stopped, this.deadlines.recognizerMs, 'stopping speech recognition').catch(
           (error: unknown) => logError('stopping speech recognition failed', error),
@@ -254,7 +256,9 @@ export class AzureSpeechEngine implements SpeechEngine {
       listening.recognizer = recognizer;
       this.wire(listening, recognizer);
       const started = new Promise<void>((resolve, reject) =>
-        recognizer?.startContinuousRecognitionAsync(resolve, (error) => reject(new Error(error))),
+        recognizer?.startContinuousRecognitionAsync(resolve, (error) =>
+          reject(new Error(withoutToken(error))),
+        ),
       );
       await withDeadline(started, this.deadlines.recognizerMs, 'starting speech recognition');
     } catch (error) {
@@ -293,7 +297,7 @@ export class AzureSpeechEngine implements SpeechEngine {
     recognizer.canceled = (_sender, event) => {
       if (!current()) return;
       const details = `${sdk.CancellationReason[event.reason]} ${sdk.CancellationErrorCode[event.errorCode]}: ${event.errorDetails ?? ''}`;
-      logError(`speech recognition canceled: ${details}`);
+      logError(`speech recognition canceled: ${withoutToken(details)}`);
       const auth =
         event.errorCode === sdk.CancellationErrorCode.AuthenticationFailure ||
         isAuthError(event.errorDetails ?? '');
@@ -340,7 +344,9 @@ export class AzureSpeechEngine implements SpeechEngine {
 
   private closeRecognizer(recognizer: Recognizer): void {
     try {
-      recognizer.close(undefined, (error) => logError('closing the speech recogniser failed', error));
+      recognizer.close(undefined, (error) =>
+        logError(`closing the speech recogniser failed: ${withoutToken(error)}`),
+      );
     } catch (error) {
       // Already closed (the SDK throws on a second close).
       logError('closing the speech recogniser failed', error);
@@ -361,7 +367,8 @@ export class AzureSpeechEngine implements SpeechEngine {
     // Not awaited: a reply waits on it through its own synthesis deadline, and the SDK reconnects a line
     // that failed to open when the next reply needs it.
     sdk.Connection.fromSynthesizer(synthesizer).openConnection(undefined, (error) => {
-      if (this.line === line) logError('opening the speech synthesis connection failed', error);
+      if (this.line === line)
+        logError(`opening the speech synthesis connection failed: ${withoutToken(error)}`);
     });
     this.line = line;
     return line;
@@ -412,10 +419,12 @@ export class AzureSpeechEngine implements SpeechEngine {
           if (result.reason === sdk.ResultReason.SynthesizingAudioCompleted) settle(result.audioData);
           else
             failAndReplace(
-              new Error(`Speech synthesis did not complete: ${result.errorDetails ?? result.reason}`),
+              new Error(
+                `Speech synthesis did not complete: ${withoutToken(result.errorDetails ?? String(result.reason))}`,
+              ),
             );
         },
-        (error) => failAndReplace(new Error(`Speech synthesis failed: ${error}`)),
+        (error) => failAndReplace(new Error(`Speech synthesis failed: ${withoutToken(error)}`)),
       );
     });
   }
@@ -515,9 +524,16 @@ function isAuthError(details: string): boolean {
   return /\b(401|403|1006)\b|unauthori[sz]ed|authentication|forbidden/i.test(details);
 }
 
+/** SDK messages may quote a socket URL, whose query repeats the token: never log it. */
+export function withoutToken(text: string): string {
+  return text.replace(/(Authorization=|Bearer(%20|\s)+)[^\s&"']+/gi, '$1[token]');
+}
+
 function closeSynthesizer(synthesizer: Synthesizer): void {
   try {
-    synthesizer.close(undefined, (error) => logError('closing the speech synthesizer failed', error));
+    synthesizer.close(undefined, (error) =>
+      logError(`closing the speech synthesizer failed: ${withoutToken(error)}`),
+    );
   } catch (error) {
     logError('closing the speech synthesizer failed', error);
   }
