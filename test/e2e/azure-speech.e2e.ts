@@ -49,6 +49,12 @@ function recordMediaPlayback(): void {
   };
 }
 
+/** Runs in the page: the learner (or a policy) refuses the microphone, as getUserMedia reports it. */
+function denyMicrophone(): void {
+  navigator.mediaDevices.getUserMedia = () =>
+    Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
+}
+
 function mediaLog(page: Page): Promise<MediaEvent[]> {
   return page.evaluate(() => (window as unknown as { __media: MediaEvent[] }).__media);
 }
@@ -68,10 +74,11 @@ interface AzureApp {
 /** The app with /api/speechToken answering fake tokens and the speech hosts answered by the fake. */
 async function openAzureApp(
   testApp: TestApp,
-  options: { tokenLifetimeMs?: number; fake?: AzureSpeechFake } = {},
+  options: { tokenLifetimeMs?: number; fake?: AzureSpeechFake; denyMicrophone?: boolean } = {},
 ): Promise<AzureApp> {
   const context = await testApp.browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' });
   await context.addInitScript(recordMediaPlayback);
+  if (options.denyMicrophone) await context.addInitScript(denyMicrophone);
   const page = await context.newPage();
   const tokens: string[] = [];
   await page.route('**/api/speechToken', (route) => {
@@ -242,6 +249,19 @@ describe('the Azure speech path in Chromium against the speech service protocol'
       expect(socket.token).not.toBe('fake-token-1');
       expect(tokens).toContain(socket.token);
     }
+    await context.close();
+  });
+
+  it('opens no recognition when the microphone is refused, and still speaks replies to typed messages', async () => {
+    const { context, page, fake } = await openAzureApp(app, { denyMicrophone: true });
+    await page.getByRole('button', { name: 'Start Conversation' }).click();
+    await expect.poll(() => endedCount(page), { timeout: 15_000 }).toBe(1);
+    await page.getByLabel('Type a message to Astro').fill('What is the Milky Way?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('.message-user', { hasText: 'What is the Milky Way?' }).waitFor();
+    await expect.poll(() => endedCount(page), { timeout: 15_000 }).toBe(2);
+    expect(fake.ssml).toHaveLength(2);
+    expect(fake.recognitionSockets()).toEqual([]);
     await context.close();
   });
 
