@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AudioPlayer, isIOSDevice, silentWavDataUrl } from '../../web/src/speech/audio-player';
+import { DeadlineError } from '../../web/src/app/deadline';
 
 /** jsdom has no media playback: the element's play() is scripted here, at the browser-API level. */
 function scriptedAudio() {
@@ -28,7 +29,10 @@ beforeEach(() => {
   vi.spyOn(URL, 'revokeObjectURL').mockImplementation((url) => void revoked.push(url));
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
 });
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
 
 describe('the audio player', () => {
   it('plays every reply through the same element at the speed and revokes the URL when it ends', async () => {
@@ -76,6 +80,50 @@ describe('the audio player', () => {
     player.setRate(1.25);
     expect(element.playbackRate).toBe(1.25);
     player.stop();
+  });
+
+  it('gives up when play() never starts, pausing the element and revoking the URL', async () => {
+    vi.useFakeTimers();
+    const { element } = scriptedAudio();
+    element.play = () => new Promise<void>(() => undefined);
+    const paused = vi.fn();
+    element.pause = paused;
+    const player = new AudioPlayer(element, { startMs: 300 });
+    const playing = player.play(new Blob([new Uint8Array([1])]), 1, 60_000);
+    const outcome = expect(playing).rejects.toThrow(new DeadlineError('starting audio playback', 300));
+    await vi.advanceTimersByTimeAsync(300);
+    await outcome;
+    expect(paused).toHaveBeenCalled();
+    expect(revoked).toEqual(created);
+  });
+
+  it('gives up on playback that never ends: expected duration at the speed × 1.5 + slack', async () => {
+    vi.useFakeTimers();
+    const { element } = scriptedAudio();
+    const player = new AudioPlayer(element, { startMs: 100, factor: 1.5, slackMs: 1000 });
+    // 4 s of audio at double speed: 2 s, so 2 × 1.5 + 1 = 4 s.
+    const playing = player.play(new Blob([new Uint8Array([1])]), 2, 4000);
+    let settled = false;
+    playing.catch(() => undefined).finally(() => (settled = true));
+    await vi.advanceTimersByTimeAsync(3999);
+    expect(settled).toBe(false);
+    const outcome = expect(playing).rejects.toBeInstanceOf(DeadlineError);
+    await vi.advanceTimersByTimeAsync(1);
+    await outcome;
+    expect(revoked).toEqual(created);
+  });
+
+  it("follows the element's real duration once it is known", async () => {
+    vi.useFakeTimers();
+    const { element } = scriptedAudio();
+    const player = new AudioPlayer(element, { startMs: 100, factor: 1.5, slackMs: 1000 });
+    // The text said 1 s; the element says 10 s: the deadline becomes 10 × 1.5 + 1 = 16 s.
+    const playing = player.play(new Blob([new Uint8Array([1])]), 1, 1000);
+    Object.defineProperty(element, 'duration', { value: 10, configurable: true });
+    element.dispatchEvent(new Event('durationchange'));
+    await vi.advanceTimersByTimeAsync(15_000);
+    element.dispatchEvent(new Event('ended'));
+    await expect(playing).resolves.toBeUndefined();
   });
 
   it('unlocks with a silent WAV clip played on the same element', () => {

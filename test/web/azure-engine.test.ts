@@ -1,44 +1,33 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  AzureSpeechEngine,
-  ssmlFor,
-  type AzureEngineOptions,
-  type SpeechSdk,
-} from '../../web/src/speech/azure-engine';
+import { AzureSpeechEngine, ssmlFor, withoutToken, type SpeechSdk } from '../../web/src/speech/azure-engine';
 import type { AudioOutput } from '../../web/src/speech/audio-player';
+import type { ListeningHealth } from '../../web/src/speech/engine';
 
-/**
- * A stand-in for the slice of the Azure Speech SDK the engine uses (the real one needs Azure's
- * websockets): it records what the engine configured and lets the test fire recogniser events.
- */
-function fakeSdk() {
-  const configs: {
-    token: string;
-    region: string;
-    speechRecognitionLanguage?: string;
-    speechSynthesisOutputFormat?: number;
-  }[] = [];
-  const recognizers: FakeRecognizer[] = [];
-  const synthesizers: FakeSynthesizer[] = [];
-  const ResultReason = { RecognizedSpeech: 3, SynthesizingAudioCompleted: 10, Canceled: 1 };
+// The engine's speech path runs against the real SDK and the fake service in azure-engine-recognition and
+// azure-engine-synthesis tests. What stays here: the SSML text, and the browser microphone path, which
+// Node cannot run for real (no MediaStream, no AudioContext; the browser tests run it in Chromium).
 
-  class FakeRecognizer {
-    authorizationToken = '';
-    recognizing: ((sender: unknown, event: { result: { text: string } }) => void) | null = null;
-    recognized: ((sender: unknown, event: { result: { text: string; reason: number } }) => void) | null =
-      null;
-    canceled: ((sender: unknown, event: { reason: number }) => void) | null = null;
+/** The slice of the SDK the microphone path touches, recording what the engine did with it. */
+function scriptedSdk() {
+  const recognizers: ScriptedRecognizer[] = [];
+  const audioConfigs: { stream: MediaStream; properties: Record<string, string> }[] = [];
+
+  class ScriptedRecognizer {
     calls: string[] = [];
+    canceled:
+      ((sender: unknown, event: { reason: number; errorCode: number; errorDetails: string }) => void) | null =
+      null;
+    sessionStarted: (() => void) | null = null;
     constructor(
-      readonly config: (typeof configs)[number],
-      readonly audio: { stream: MediaStream; properties: Record<string, string> },
+      readonly config: unknown,
+      readonly audio: (typeof audioConfigs)[number],
     ) {
-      this.authorizationToken = config.token;
       recognizers.push(this);
     }
     startContinuousRecognitionAsync(done: () => void) {
       this.calls.push('start');
+      this.sessionStarted?.();
       done();
     }
     stopContinuousRecognitionAsync(done: () => void) {
@@ -50,190 +39,191 @@ function fakeSdk() {
     }
   }
 
-  class FakeSynthesizer {
-    ssml = '';
-    closed = false;
-    constructor(
-      readonly config: (typeof configs)[number],
-      readonly audio: unknown,
-    ) {
-      synthesizers.push(this);
-    }
-    speakSsmlAsync(
-      ssml: string,
-      done: (result: { reason: number; audioData: ArrayBuffer; errorDetails?: string }) => void,
-    ) {
-      this.ssml = ssml;
-      done({ reason: ResultReason.SynthesizingAudioCompleted, audioData: new Uint8Array([1, 2, 3]).buffer });
-    }
-    close() {
-      this.closed = true;
-    }
-  }
-
+  const config = () => ({ setProperty: () => undefined });
   const sdk = {
-    SpeechConfig: {
-      fromAuthorizationToken: (token: string, region: string) => {
-        const config = { token, region };
-        configs.push(config);
-        return config;
-      },
-    },
+    SpeechConfig: { fromAuthorizationToken: config },
     AudioConfig: {
       fromStreamInput: (stream: MediaStream) => {
-        const properties: Record<string, string> = {};
-        return {
-          stream,
-          properties,
-          setProperty: (name: string, value: string) => (properties[name] = value),
-        };
+        const audio = { stream, properties: {} as Record<string, string> };
+        audioConfigs.push(audio);
+        return { ...audio, setProperty: (name: string, value: string) => (audio.properties[name] = value) };
       },
     },
-    SpeechRecognizer: FakeRecognizer,
-    SpeechSynthesizer: FakeSynthesizer,
-    ResultReason,
-    CancellationReason: { 0: 'Error', 1: 'EndOfStream' },
+    SpeechRecognizer: ScriptedRecognizer,
+    SpeechSynthesizer: class {
+      close() {}
+    },
+    Connection: { fromSynthesizer: () => ({ openConnection: () => undefined }) },
+    PropertyId: { WebWorkerLoadType: 65, Recognizer_StopTimeoutMs: 9000 },
+    ResultReason: { RecognizedSpeech: 3 },
+    CancellationReason: { 0: 'Error' },
+    CancellationErrorCode: { 4: 'ConnectionFailure', AuthenticationFailure: 1 },
     SpeechSynthesisOutputFormat: { Audio16Khz32KBitRateMonoMp3: 3 },
   };
-  // The fake covers only what the engine calls; the cast says so.
-  return { sdk: sdk as unknown as SpeechSdk, configs, recognizers, synthesizers };
+  // The stand-in covers only what the microphone path calls; the cast says so.
+  return { sdk: sdk as unknown as SpeechSdk, recognizers, audioConfigs };
 }
 
-function fakeMicrophone() {
+function scriptedMicrophone() {
   const stopped: string[] = [];
   const stream = { getTracks: () => [{ stop: () => stopped.push('track') }] } as unknown as MediaStream;
   return { stream, stopped };
 }
 
-class RecordingOutput implements AudioOutput {
-  played: { bytes: number; type: string; rate: number }[] = [];
-  rates: number[] = [];
-  stops = 0;
-  async play(audio: Blob, rate: number) {
-    this.played.push({ bytes: audio.size, type: audio.type, rate });
-  }
-  setRate(rate: number) {
-    this.rates.push(rate);
-  }
-  stop() {
-    this.stops += 1;
-  }
-}
+const silentOutput: AudioOutput = {
+  play: async () => undefined,
+  setRate: () => undefined,
+  stop: () => undefined,
+};
 
-const NOW = Date.parse('2030-01-01T00:00:00.000Z');
-const tokenAt = (token: string, minutesLeft: number) => ({
-  token,
-  region: 'eastus',
-  expiresAt: new Date(NOW + minutesLeft * 60_000).toISOString(),
-});
-
-function engineWith(overrides: Partial<AzureEngineOptions> = {}) {
-  const fake = fakeSdk();
-  const mic = fakeMicrophone();
-  const output = new RecordingOutput();
-  const engine = new AzureSpeechEngine(fake.sdk, {
-    token: tokenAt('first-token', 10),
-    fetchToken: async () => tokenAt('second-token', 10),
-    player: output,
-    getMicrophone: async () => mic.stream,
-    now: () => NOW,
-    ...overrides,
+function engineWith(getMicrophone: () => Promise<MediaStream>) {
+  const scripted = scriptedSdk();
+  const engine = new AzureSpeechEngine(scripted.sdk, {
+    token: { token: 't', region: 'eastus', expiresAt: new Date(Date.now() + 600_000).toISOString() },
+    fetchToken: async () => null,
+    player: silentOutput,
+    getMicrophone,
+    reconnectDelaysMs: [1],
   });
-  return { engine, fake, mic, output };
+  return { engine, ...scripted };
 }
 
 beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
 });
-afterEach(() => {
-  vi.useRealTimers();
-  vi.restoreAllMocks();
+afterEach(() => vi.restoreAllMocks());
+
+describe('the Azure engine on the microphone', () => {
+  it("gives the SDK the echo-cancelled microphone through the SDK's own same-origin worklet file", async () => {
+    const mic = scriptedMicrophone();
+    const { engine, audioConfigs } = engineWith(async () => mic.stream);
+    await engine.startListening('es-ES', {
+      onInterim: () => undefined,
+      onFinal: () => undefined,
+      onHealth: () => undefined,
+    });
+    expect(audioConfigs[0]?.stream).toBe(mic.stream);
+    // Same-origin, so a strict CSP (script-src 'self') does not block the microphone pipeline.
+    expect(audioConfigs[0]?.properties['MICROPHONE-WorkletSourceUrl']).toMatch(
+      new RegExp(`^${window.location.origin}/.*speech-processor[^/]*\\.js(\\?|$)`),
+    );
+    engine.dispose();
+  });
+
+  it('keeps the one microphone stream for a rebuilt recogniser, and releases it when listening stops', async () => {
+    const mic = scriptedMicrophone();
+    const getMicrophone = vi.fn(async () => mic.stream);
+    const { engine, recognizers, audioConfigs } = engineWith(getMicrophone);
+    const health: ListeningHealth[] = [];
+    await engine.startListening('en-US', {
+      onInterim: () => undefined,
+      onFinal: () => undefined,
+      onHealth: (value) => health.push(value),
+    });
+    recognizers[0]?.canceled?.(null, { reason: 0, errorCode: 4, errorDetails: 'websocket error code: 1007' });
+    await vi.waitFor(() => expect(recognizers).toHaveLength(2));
+    expect(health).toEqual(['listening', 'reconnecting', 'listening']);
+    expect(getMicrophone).toHaveBeenCalledTimes(1);
+    expect(audioConfigs.map((audio) => audio.stream)).toEqual([mic.stream, mic.stream]);
+    expect(mic.stopped).toEqual([]);
+
+    await engine.stopListening();
+    expect(recognizers.map((recognizer) => recognizer.calls)).toEqual([
+      ['start', 'close'],
+      ['start', 'stop', 'close'],
+    ]);
+    expect(mic.stopped).toEqual(['track']);
+    engine.dispose();
+  });
+
+  it('releases a microphone granted after listening was already stopped', async () => {
+    const mic = scriptedMicrophone();
+    let grant: ((stream: MediaStream) => void) | undefined;
+    const { engine, recognizers } = engineWith(() => new Promise((resolve) => (grant = resolve)));
+    const listening = engine.startListening('en-US', {
+      onInterim: () => undefined,
+      onFinal: () => undefined,
+      onHealth: () => undefined,
+    });
+    // The permission prompt is open.
+    await vi.waitFor(() => expect(grant).toBeDefined());
+    await engine.stopListening();
+    grant?.(mic.stream);
+    await listening;
+    expect(mic.stopped).toEqual(['track']);
+    expect(recognizers).toHaveLength(0);
+    engine.dispose();
+  });
+
+  it('reports a denied microphone once, and never builds a recogniser', async () => {
+    const getMicrophone = vi.fn(() => Promise.reject(new DOMException('denied', 'NotAllowedError')));
+    const { engine, recognizers } = engineWith(getMicrophone);
+    const health: ListeningHealth[] = [];
+    await engine.startListening('en-US', {
+      onInterim: () => undefined,
+      onFinal: () => undefined,
+      onHealth: (value) => health.push(value),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(health).toEqual(['microphone_denied']);
+    expect(getMicrophone).toHaveBeenCalledTimes(1);
+    expect(recognizers).toHaveLength(0);
+    engine.dispose();
+  });
 });
 
-describe('the Azure speech engine', () => {
-  it('recognises continuously in the locale with the token, passing interim and final text', async () => {
-    const { engine, fake } = engineWith();
-    const heard: string[] = [];
-    await engine.startListening('es-ES', {
-      onInterim: (text) => heard.push(`interim:${text}`),
-      onFinal: (text) => heard.push(`final:${text}`),
-      onHealth: () => undefined,
-    });
-    const recognizer = fake.recognizers[0];
-    expect(fake.configs[0]).toMatchObject({
-      token: 'first-token',
-      region: 'eastus',
-      speechRecognitionLanguage: 'es-ES',
-    });
-    expect(recognizer?.calls).toEqual(['start']);
-    // The SDK's own worklet file, same-origin, so a strict CSP does not block the microphone pipeline.
-    expect(recognizer?.audio.properties['MICROPHONE-WorkletSourceUrl']).toMatch(/speech-processor[^/]*\.js/);
-    recognizer?.recognizing?.(null, { result: { text: 'qué es' } });
-    recognizer?.recognized?.(null, { result: { text: ' ¿Qué es un cometa? ', reason: 3 } });
-    recognizer?.recognized?.(null, { result: { text: '', reason: 0 } });
-    expect(heard).toEqual(['interim:qué es', 'final:¿Qué es un cometa?']);
-    engine.dispose();
+/** Every code point XML 1.0 forbids in a document, lone surrogates included. */
+function forbiddenInXml(): string[] {
+  const units: number[] = [];
+  for (let code = 0x0; code <= 0x1f; code += 1)
+    if (code !== 0x9 && code !== 0xa && code !== 0xd) units.push(code);
+  units.push(0xfffe, 0xffff);
+  for (let code = 0xd800; code <= 0xdfff; code += 1) units.push(code);
+  return units.map((code) => String.fromCharCode(code));
+}
+
+function parsesAsXml(document: string): boolean {
+  const parsed = new DOMParser().parseFromString(document, 'application/xml');
+  return parsed.getElementsByTagName('parsererror').length === 0;
+}
+
+describe('SSML for a reply', () => {
+  it('names the locale and its voice and escapes markup characters', () => {
+    const ssml = ssmlFor('Saturn & "rings" <3 \'', 'de-DE');
+    expect(ssml).toBe(
+      '<speak version="1.0" xmlns="http://www.w3.org/2001/10/synthesis" xml:lang="de-DE">' +
+        '<voice name="de-DE-KatjaNeural">Saturn &#38; &#34;rings&#34; &#60;3 &#39;</voice></speak>',
+    );
+    expect(parsesAsXml(ssml)).toBe(true);
   });
 
-  it('synthesizes SSML with the locale voice as 16 kHz 32 kbps mono MP3 and plays it at the speed', async () => {
-    const { engine, fake, output } = engineWith();
-    await engine.speak('Saturn & "rings" <3', 'de-DE', 1.25);
-    const synthesizer = fake.synthesizers[0];
-    expect(synthesizer?.audio).toBeNull();
-    expect(synthesizer?.config.speechSynthesisOutputFormat).toBe(3);
-    expect(synthesizer?.ssml).toBe(ssmlFor('Saturn & "rings" <3', 'de-DE'));
-    expect(synthesizer?.ssml).toContain('<voice name="de-DE-KatjaNeural">');
-    expect(synthesizer?.ssml).toContain('Saturn &#38; &#34;rings&#34; &#60;3');
-    expect(synthesizer?.closed).toBe(true);
-    expect(output.played).toEqual([{ bytes: 3, type: 'audio/mpeg', rate: 1.25 }]);
-    engine.setSpeed(2);
-    expect(output.rates).toEqual([2]);
-    engine.dispose();
+  it('drops every character XML forbids and keeps the rest of the reply', () => {
+    const forbidden = forbiddenInXml();
+    expect(forbidden).toHaveLength(29 + 2 + 2048);
+    // The check can fail: a document with any of them is not XML.
+    expect(forbidden.filter((char) => parsesAsXml(`<a>${char}</a>`))).toEqual([]);
+    for (const char of forbidden) {
+      const ssml = ssmlFor(`Mars${char} is red`, 'en-US');
+      expect(ssml).toContain('>Mars is red</voice>');
+      expect(parsesAsXml(ssml)).toBe(true);
+    }
   });
 
-  it('refreshes the token a minute before it expires and sets it on the live recogniser', async () => {
-    const fetchToken = vi.fn(async () => tokenAt('second-token', 10));
-    const { engine, fake } = engineWith({ fetchToken });
-    await engine.startListening('en-US', {
-      onInterim: () => undefined,
-      onFinal: () => undefined,
-      onHealth: () => undefined,
-    });
-    await vi.advanceTimersByTimeAsync(8 * 60_000);
-    expect(fetchToken).not.toHaveBeenCalled();
-    await vi.advanceTimersByTimeAsync(60_000);
-    expect(fetchToken).toHaveBeenCalledTimes(1);
-    expect(fake.recognizers[0]?.authorizationToken).toBe('second-token');
-    expect(fake.recognizers).toHaveLength(1);
-    // Later syntheses use the new token too.
-    await engine.speak('Hi', 'en-US', 1);
-    expect(fake.synthesizers[0]?.config.token).toBe('second-token');
-    engine.dispose();
+  it('keeps tabs, line breaks, paired surrogates and every other character', () => {
+    const text = 'Tab\there\nand\r\nthere 🪐 ✨ \uFFFD 土星 زحل';
+    expect(ssmlFor(text, 'en-US')).toContain(`>${text}</voice>`);
+    expect(parsesAsXml(ssmlFor(text, 'en-US'))).toBe(true);
   });
+});
 
-  it('stops and closes the recogniser and releases the microphone on stop and dispose', async () => {
-    const { engine, fake, mic, output } = engineWith();
-    await engine.startListening('en-US', {
-      onInterim: () => undefined,
-      onFinal: () => undefined,
-      onHealth: () => undefined,
-    });
-    engine.dispose();
-    await vi.runAllTimersAsync();
-    expect(fake.recognizers[0]?.calls).toEqual(['start', 'stop', 'close']);
-    expect(mic.stopped).toEqual(['track']);
-    expect(output.stops).toBe(1);
-  });
-
-  it('fails the speech when synthesis is canceled, so the conversation returns to listening', async () => {
-    const { engine, fake } = engineWith();
-    const original = fake.sdk.SpeechSynthesizer.prototype.speakSsmlAsync;
-    fake.sdk.SpeechSynthesizer.prototype.speakSsmlAsync = function (_ssml, done) {
-      done?.({ reason: 1, audioData: new ArrayBuffer(0), errorDetails: 'canceled' } as never);
-    };
-    await expect(engine.speak('Hi', 'en-US', 1)).rejects.toThrow(/did not complete/);
-    fake.sdk.SpeechSynthesizer.prototype.speakSsmlAsync = original;
-    engine.dispose();
+describe('what the engine logs', () => {
+  it('never includes the token an SDK message may quote from a socket URL', () => {
+    const quoted =
+      'Unable to contact server. wss://eastus.stt.speech.microsoft.com/stt/speech/universal/v2?language=en-US' +
+      '&Authorization=Bearer%20eyJhbGciOi.secret.part&X-ConnectionId=abc; header Authorization: Bearer eyJsecond.token';
+    const logged = withoutToken(quoted);
+    expect(logged).not.toMatch(/eyJ/);
+    expect(logged).toContain('language=en-US');
+    expect(logged).toContain('X-ConnectionId=abc');
   });
 });

@@ -28,14 +28,22 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+export interface TestAppOptions {
+  /** More Chromium switches for one test file (e.g. a fake microphone). */
+  readonly chromiumArgs?: readonly string[];
+}
+
 /** One Chromium and one local app (see startLocalApp) per test file. */
-export async function startTestApp(): Promise<TestApp> {
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium).`);
   }
   const local = await startLocalApp();
   try {
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [...CHROMIUM_ARGS, ...(options.chromiumArgs ?? [])],
+    });
     await mkdir(SCREENSHOTS, { recursive: true });
     return {
       url: local.url,
@@ -52,8 +60,8 @@ export async function startTestApp(): Promise<TestApp> {
 }
 
 /** Starts one test app for the calling test file and closes it after (see usePerFile). */
-export function useTestApp(): TestApp {
-  return usePerFile(startTestApp);
+export function useTestApp(options: TestAppOptions = {}): TestApp {
+  return usePerFile(() => startTestApp(options));
 }
 
 export interface OpenOptions {

@@ -1,19 +1,26 @@
-/** A promise that did not settle in time: what was awaited and how long it was given. */
+/** Something the app waited for did not happen in time (DESIGN §4: every step has a deadline). */
 export class DeadlineError extends Error {
-  constructor(what: string, ms: number) {
+  constructor(
+    readonly what: string,
+    readonly ms: number,
+  ) {
     super(`${what} did not finish within ${ms} ms`);
     this.name = 'DeadlineError';
   }
 }
 
 /**
- * Settles like the promise, or rejects with a DeadlineError after `ms`: nothing the app awaits on a
- * network, a speech service or a media element may wait for ever. The timer is always cleared.
+ * Settles as `work` does, or rejects with a DeadlineError after `ms` (then `onLate` runs, to close or
+ * replace whatever was left half-done): nothing the app awaits on a network, a speech service or a media
+ * element may wait for ever. The timer is always cleared.
  */
-export function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+export function withDeadline<T>(work: Promise<T>, ms: number, what: string, onLate?: () => void): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new DeadlineError(what, ms)), ms);
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      onLate?.();
+      reject(new DeadlineError(what, ms));
+    }, ms);
   });
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }

@@ -1,11 +1,27 @@
 import { logError } from '../app/log';
+import { DeadlineError } from '../app/deadline';
 
 /** Where synthesized speech is played. */
 export interface AudioOutput {
-  play(audio: Blob, rate: number): Promise<void>;
+  /**
+   * Plays MP3 bytes at the rate; `expectedMs` is how long they last at rate 1 (for the deadline until the
+   * element knows the real duration). Resolves on end or stop, rejects on an error or past the deadline.
+   */
+  play(audio: Blob, rate: number, expectedMs?: number): Promise<void>;
   setRate(rate: number): void;
   stop(): void;
 }
+
+/** How long playback may take (nothing may hang: an element that never ends must not hold the turn). */
+export interface PlaybackDeadlines {
+  /** For play() to start playing. */
+  readonly startMs: number;
+  /** Playback may last its expected duration × factor + slackMs. */
+  readonly factor: number;
+  readonly slackMs: number;
+}
+
+export const PLAYBACK_DEADLINES: PlaybackDeadlines = { startMs: 5000, factor: 1.5, slackMs: 5000 };
 
 /**
  * The ONE audio element every synthesized reply plays through, reused so that the silent clip played
@@ -16,12 +32,22 @@ export class AudioPlayer implements AudioOutput {
   private readonly element: HTMLAudioElement;
   private currentUrl: string | null = null;
   private settle: ((error?: Error) => void) | null = null;
+  private startTimer: ReturnType<typeof setTimeout> | undefined;
+  private endTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly deadlines: PlaybackDeadlines;
 
-  constructor(element: HTMLAudioElement = document.createElement('audio')) {
+  constructor(
+    element: HTMLAudioElement = document.createElement('audio'),
+    deadlines: Partial<PlaybackDeadlines> = {},
+  ) {
     this.element = element;
+    this.deadlines = { ...PLAYBACK_DEADLINES, ...deadlines };
     this.element.preload = 'auto';
     this.element.addEventListener('ended', this.onEnded);
     this.element.addEventListener('error', this.onError);
+    // Once the element knows the real duration (or the speed changes), the deadline follows it.
+    this.element.addEventListener('durationchange', this.onTimingChange);
+    this.element.addEventListener('ratechange', this.onTimingChange);
   }
 
   /** Plays a short silent clip; must be called synchronously inside the user's tap. */
@@ -30,23 +56,40 @@ export class AudioPlayer implements AudioOutput {
     this.element.play().catch((error: unknown) => logError('audio unlock failed', error));
   }
 
-  /** Plays MP3 bytes at the rate; resolves on end, rejects on a playback error. The Blob URL is always revoked. */
-  play(audio: Blob, rate: number): Promise<void> {
+  /**
+   * Plays MP3 bytes at the rate; resolves on end, rejects on a playback error or past its deadline (then the
+   * element is paused). The Blob URL is always revoked.
+   */
+  play(audio: Blob, rate: number, expectedMs = 0): Promise<void> {
     this.stop();
     const url = URL.createObjectURL(audio);
     this.currentUrl = url;
     return new Promise<void>((resolve, reject) => {
-      this.settle = (error) => {
+      const settle = (error?: Error) => {
+        if (this.settle !== settle) return;
         this.settle = null;
+        clearTimeout(this.startTimer);
+        clearTimeout(this.endTimer);
+        if (error) this.element.pause();
         this.release();
         if (error) reject(error);
         else resolve();
       };
+      this.settle = settle;
       this.element.src = url;
       // Loading a new source resets playbackRate to defaultPlaybackRate, so set both.
       this.element.defaultPlaybackRate = rate;
       this.element.playbackRate = rate;
-      this.element.play().catch((error: unknown) => this.settle?.(asError(error)));
+      const { startMs } = this.deadlines;
+      this.startTimer = setTimeout(
+        () => settle(new DeadlineError('starting audio playback', startMs)),
+        startMs,
+      );
+      this.armEndDeadline(expectedMs / rate);
+      Promise.resolve(this.element.play()).then(
+        () => clearTimeout(this.startTimer),
+        (error: unknown) => settle(asError(error)),
+      );
     });
   }
 
@@ -55,7 +98,7 @@ export class AudioPlayer implements AudioOutput {
     this.element.playbackRate = rate;
   }
 
-  /** Stops what is playing; a pending play() resolves. */
+  /** Stops what is playing (Skip): paused, its URL released; a pending play() resolves. */
   stop(): void {
     if (this.settle) {
       this.element.pause();
@@ -67,9 +110,26 @@ export class AudioPlayer implements AudioOutput {
     this.stop();
     this.element.removeEventListener('ended', this.onEnded);
     this.element.removeEventListener('error', this.onError);
+    this.element.removeEventListener('durationchange', this.onTimingChange);
+    this.element.removeEventListener('ratechange', this.onTimingChange);
   }
 
   private readonly onEnded = (): void => this.settle?.();
+
+  private readonly onTimingChange = (): void => {
+    const { duration, currentTime, playbackRate } = this.element;
+    if (this.settle && Number.isFinite(duration) && playbackRate > 0) {
+      this.armEndDeadline(((duration - currentTime) * 1000) / playbackRate);
+    }
+  };
+
+  /** Playback ends within what is left to play × factor + slack, or is abandoned. */
+  private armEndDeadline(remainingMs: number): void {
+    clearTimeout(this.endTimer);
+    const settle = this.settle;
+    const ms = Math.max(0, remainingMs) * this.deadlines.factor + this.deadlines.slackMs;
+    this.endTimer = setTimeout(() => settle?.(new DeadlineError('audio playback', Math.round(ms))), ms);
+  }
 
   private readonly onError = (): void => {
     // The unlock clip has no pending play(); only a reply's playback error matters here.

@@ -10,11 +10,13 @@ import type { SpeechEngine } from './engine';
  */
 export async function selectSpeechEngine(player: AudioPlayer): Promise<SpeechEngine> {
   try {
+    // A token service that never answers must not hold Start: fetchSpeechToken gives up after
+    // SPEECH_TOKEN_DEADLINE_MS, and the browser engine is used.
     const token = await fetchSpeechToken();
     if (token) {
       // The SDK module is imported here, on Start, so it is its own chunk.
       const { createAzureEngine } = await import('./azure-engine');
-      return await createAzureEngine({ token, fetchToken: () => fetchSpeechToken(), player });
+      return await createAzureEngine({ token, fetchToken: (signal) => fetchSpeechToken(signal), player });
     }
   } catch (error) {
     logError('Azure Speech is unavailable; using the browser speech engine', error);

@@ -1,0 +1,290 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Locale } from '../../lambdas/contract/languages';
+import { MESSAGES } from '../../web/src/i18n/messages';
+import { AzureSpeechFake } from '../support/azure-speech-fake';
+import { silentMp3 } from '../support/silent-mp3';
+import { DESKTOP, useTestApp, waitForStatus, type TestApp } from './support/app';
+import { routeAzureSpeech } from './support/azure-speech-route';
+
+// The app's Azure speech path in Chromium, with the real Speech SDK talking to the fake speech service
+// (test/support/azure-speech-fake.ts) through page.routeWebSocket, under the page's real CSP. Chromium's
+// fake microphone feeds real audio through the SDK's worklet; the synthesized MP3 really plays.
+
+const app = useTestApp({
+  chromiumArgs: [
+    '--use-fake-ui-for-media-stream',
+    '--use-fake-device-for-media-stream',
+    '--autoplay-policy=no-user-gesture-required',
+  ],
+});
+
+const MP3_FORMAT = 'audio-16khz-32kbitrate-mono-mp3';
+/** 16 kHz 16-bit mono: what the SDK uploads each second. */
+const PCM_BYTES_PER_SECOND = 32_000;
+
+interface MediaEvent {
+  readonly event: string;
+  readonly rate: number;
+  readonly duration: number;
+}
+
+/**
+ * Runs in the page before the app: records what every media element does (play() calls, `playing`,
+ * `ended`, `error`) and with which playbackRate and duration. Playback itself is untouched.
+ */
+function recordMediaPlayback(): void {
+  const log: MediaEvent[] = [];
+  (window as unknown as { __media: MediaEvent[] }).__media = log;
+  const watched = new WeakSet<HTMLMediaElement>();
+  const play = HTMLMediaElement.prototype.play;
+  HTMLMediaElement.prototype.play = function recordedPlay(this: HTMLMediaElement) {
+    const record = (event: string) => log.push({ event, rate: this.playbackRate, duration: this.duration });
+    if (!watched.has(this)) {
+      watched.add(this);
+      for (const type of ['playing', 'ended', 'error']) this.addEventListener(type, () => record(type));
+    }
+    record('play');
+    return play.call(this);
+  };
+}
+
+/** Runs in the page: the learner (or a policy) refuses the microphone, as getUserMedia reports it. */
+function denyMicrophone(): void {
+  navigator.mediaDevices.getUserMedia = () =>
+    Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
+}
+
+function mediaLog(page: Page): Promise<MediaEvent[]> {
+  return page.evaluate(() => (window as unknown as { __media: MediaEvent[] }).__media);
+}
+
+async function endedCount(page: Page): Promise<number> {
+  return (await mediaLog(page)).filter((entry) => entry.event === 'ended').length;
+}
+
+interface AzureApp {
+  readonly context: BrowserContext;
+  readonly page: Page;
+  readonly fake: AzureSpeechFake;
+  /** Tokens handed out by /api/speechToken, in order. */
+  readonly tokens: string[];
+}
+
+/** The app with /api/speechToken answering fake tokens and the speech hosts answered by the fake. */
+async function openAzureApp(
+  testApp: TestApp,
+  options: { tokenLifetimeMs?: number; fake?: AzureSpeechFake; denyMicrophone?: boolean } = {},
+): Promise<AzureApp> {
+  const context = await testApp.browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' });
+  await context.addInitScript(recordMediaPlayback);
+  if (options.denyMicrophone) await context.addInitScript(denyMicrophone);
+  const page = await context.newPage();
+  const tokens: string[] = [];
+  await page.route('**/api/speechToken', (route) => {
+    const token = `fake-token-${tokens.length + 1}`;
+    tokens.push(token);
+    return route.fulfill({
+      json: {
+        token,
+        region: 'eastus',
+        expiresAt: new Date(Date.now() + (options.tokenLifetimeMs ?? 600_000)).toISOString(),
+      },
+      headers: { 'Cache-Control': 'no-store' },
+    });
+  });
+  const fake = await routeAzureSpeech(page, options.fake);
+  await page.goto(testApp.url);
+  await page.getByRole('button', { name: 'Start Conversation' }).waitFor();
+  return { context, page, fake, tokens };
+}
+
+/** Starts in the locale and waits for the greeting to be spoken and the app to listen. */
+async function startIn(page: Page, locale: Locale = 'en-US'): Promise<void> {
+  const t = MESSAGES[locale];
+  await page.getByLabel('Language').selectOption(locale);
+  await page.getByRole('button', { name: t.start }).click();
+  await waitForStatus(page, t.listening);
+}
+
+/** The learner's sent messages (not the faded interim bubble). */
+function userMessages(page: Page): Promise<string[]> {
+  return page.locator('.message-user:not(.message-interim) .bubble-text').allInnerTexts();
+}
+
+/** Says `text` through the fake service and waits for Astro's spoken answer and listening again. */
+async function sayAndHear(page: Page, fake: AzureSpeechFake, text: string, listening = 'Listening...') {
+  const answers = await page.locator('.message-astro').count();
+  const ended = await endedCount(page);
+  fake.say(text);
+  await page.locator('.message-user:not(.message-interim)', { hasText: text }).waitFor();
+  await page.locator('.message-astro').nth(answers).waitFor();
+  await expect.poll(() => endedCount(page), { timeout: 15_000 }).toBeGreaterThan(ended);
+  await waitForStatus(page, listening);
+}
+
+describe('the Azure speech path in Chromium against the speech service protocol', () => {
+  it('holds a whole spoken turn: interim bubble, phrase, reply in the right voice, played at the chosen speed', async () => {
+    const { context, page, fake } = await openAzureApp(app);
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.getByLabel('Speed').selectOption('1.5');
+    await startIn(page);
+    // The greeting was synthesized and really played, at 1.5×.
+    expect(fake.ssml[0]).toMatchObject({
+      lang: 'en-US',
+      voice: 'en-US-JennyNeural',
+      outputFormat: MP3_FORMAT,
+    });
+    const greeting = await mediaLog(page);
+    expect(greeting.map((entry) => entry.event)).toEqual(['play', 'playing', 'ended']);
+    expect(greeting.every((entry) => entry.rate === 1.5)).toBe(true);
+    expect(greeting.at(-1)?.duration).toBeGreaterThan(0.5);
+
+    const [recognition] = fake.recognitionSockets();
+    expect(recognition?.query).toMatchObject({ language: 'en-US', format: 'simple' });
+    expect(recognition?.token).toBe('fake-token-1');
+    await expect.poll(() => recognition?.audioBytes ?? 0).toBeGreaterThan(0);
+
+    fake.hypothesize('what is a');
+    await page.locator('.message-interim', { hasText: 'what is a' }).waitFor();
+    await sayAndHear(page, fake, 'What is a comet?');
+    expect(await userMessages(page)).toEqual(['What is a comet?']);
+    expect(await page.locator('.message-interim').count()).toBe(0);
+    expect(fake.ssml[1]).toMatchObject({ lang: 'en-US', voice: 'en-US-JennyNeural' });
+    const reply = await page.locator('.message-astro .bubble-text').nth(1).innerText();
+    expect(fake.ssml[1]?.ssml).toContain(reply.split(/[.!?]/)[0]?.slice(0, 20) ?? '');
+    // One synthesis connection for the conversation.
+    expect(fake.synthesisSockets()).toHaveLength(1);
+    expect(fake.synthesisSockets()[0]?.syntheses).toBe(2);
+    const media = await mediaLog(page);
+    expect(media.filter((entry) => entry.event === 'ended')).toHaveLength(2);
+    expect(media.every((entry) => entry.rate === 1.5)).toBe(true);
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  it('ignores a phrase heard while Astro speaks (the echo guard)', async () => {
+    const fake = new AzureSpeechFake();
+    fake.audio = silentMp3(4000);
+    const { context, page } = await openAzureApp(app, { fake });
+    await page.getByRole('button', { name: 'Start Conversation' }).click();
+    await waitForStatus(page, 'Speaking...');
+    fake.say('Astro hearing itself');
+    await expect.poll(() => fake.pendingUtterances).toBe(0);
+    // The phrase arrived while the greeting was still playing.
+    expect(await page.locator('#status-line').innerText()).toContain('Speaking...');
+    await waitForStatus(page, 'Listening...');
+    expect(await userMessages(page)).toEqual([]);
+    expect(await page.locator('.message-interim').count()).toBe(0);
+
+    fake.audio = silentMp3(300);
+    await sayAndHear(page, fake, 'Tell me about Saturn');
+    expect(await userMessages(page)).toEqual(['Tell me about Saturn']);
+    await context.close();
+  });
+
+  it.each([
+    ['never answers the SSML', { kind: 'silent' }],
+    ['closes the socket normally after the SSML', { kind: 'close', code: 1000 }],
+  ] as const)('listens again when the service %s, and speaks the next reply', async (_name, fault) => {
+    const { context, page, fake } = await openAzureApp(app);
+    fake.scriptSynthesis(fault);
+    // The greeting is abandoned at its synthesis deadline; the conversation carries on.
+    await page.getByRole('button', { name: 'Start Conversation' }).click();
+    await waitForStatus(page, 'Listening...');
+    expect(await endedCount(page)).toBe(0);
+    await sayAndHear(page, fake, 'Why do stars twinkle?');
+    expect(fake.ssml).toHaveLength(2);
+    expect(fake.synthesisSockets().length).toBeGreaterThanOrEqual(2);
+    await context.close();
+  });
+
+  it('reconnects recognition after the service closes it with 1007, with microphone audio flowing again', async () => {
+    const { context, page, fake } = await openAzureApp(app);
+    await startIn(page);
+    fake.dropRecognition(1007);
+    // The SDK's own reconnect of the dropped recogniser carries no audio; the engine's new one does.
+    await expect
+      .poll(
+        () => fake.recognitionSockets().some((socket, index) => index > 0 && socket.audioBytes > 16_000),
+        {
+          timeout: 10_000,
+        },
+      )
+      .toBe(true);
+    await sayAndHear(page, fake, 'Is Pluto a planet?');
+    expect(await userMessages(page)).toEqual(['Is Pluto a planet?']);
+    // Whatever the dropped recogniser left open is closed: one recognition socket remains.
+    await expect.poll(() => fake.recognitionSockets().filter((socket) => !socket.closed).length).toBe(1);
+    await context.close();
+  });
+
+  it.each([
+    ['fr-FR', 'fr-FR-DeniseNeural', 'Qu’est-ce qu’une comète ?'],
+    ['ar-SA', 'ar-SA-HamedNeural', 'ما هو المذنب؟'],
+  ] as const)('listens and speaks in %s', async (locale, voice, question) => {
+    const { context, page, fake } = await openAzureApp(app);
+    await startIn(page, locale);
+    expect(fake.recognitionSockets()[0]?.query.language).toBe(locale);
+    await sayAndHear(page, fake, question, MESSAGES[locale].listening);
+    expect(fake.ssml.map((ssml) => [ssml.lang, ssml.voice])).toEqual([
+      [locale, voice],
+      [locale, voice],
+    ]);
+    await context.close();
+  });
+
+  it('refreshes the token before it expires and opens the next socket with the new one', async () => {
+    // 61 s tokens: refreshed a minute early, so about every second.
+    const { context, page, fake, tokens } = await openAzureApp(app, { tokenLifetimeMs: 61_000 });
+    await startIn(page);
+    await expect.poll(() => tokens.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+    fake.dropRecognition(1007);
+    await sayAndHear(page, fake, 'What is a light year?');
+    const [first, ...later] = fake.recognitionSockets();
+    expect(first?.token).toBe('fake-token-1');
+    expect(later.length).toBeGreaterThan(0);
+    for (const socket of later) {
+      expect(socket.token).not.toBe('fake-token-1');
+      expect(tokens).toContain(socket.token);
+    }
+    await context.close();
+  });
+
+  it('opens no recognition when the microphone is refused, and still speaks replies to typed messages', async () => {
+    const { context, page, fake } = await openAzureApp(app, { denyMicrophone: true });
+    await page.getByRole('button', { name: 'Start Conversation' }).click();
+    await expect.poll(() => endedCount(page), { timeout: 15_000 }).toBe(1);
+    await page.getByLabel('Type a message to Astro').fill('What is the Milky Way?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('.message-user', { hasText: 'What is the Milky Way?' }).waitFor();
+    await expect.poll(() => endedCount(page), { timeout: 15_000 }).toBe(2);
+    expect(fake.ssml).toHaveLength(2);
+    expect(fake.recognitionSockets()).toEqual([]);
+    await context.close();
+  });
+
+  it('keeps the microphone flowing after the page stalls more than 5 s into a session (real CSP)', async () => {
+    const { context, page, fake } = await openAzureApp(app);
+    const csp = (await page.request.get(app.url)).headers()['content-security-policy'];
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('worker-src');
+    await startIn(page);
+    const [recognition] = fake.recognitionSockets();
+    // Past the SDK's 5 s of unthrottled upload: from here on it paces audio with a timer.
+    await expect
+      .poll(() => recognition?.audioBytes ?? 0, { timeout: 20_000 })
+      .toBeGreaterThan(5.5 * PCM_BYTES_PER_SECOND);
+    await page.evaluate(() => {
+      const end = performance.now() + 300;
+      while (performance.now() < end) {
+        // Busy: a long render or a garbage collection on a slow phone.
+      }
+    });
+    // Answered only once a further half second of audio has arrived after the stall.
+    await sayAndHear(page, fake, 'Are you still listening?');
+    expect(fake.recognitionSockets()).toHaveLength(1);
+    await context.close();
+  });
+});

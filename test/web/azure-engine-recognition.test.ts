@@ -1,0 +1,188 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { startEngine, stopEngines, tokenFor } from './azure-speech-harness';
+
+// The real Speech SDK recognising against the fake Azure Speech service (test/support/azure-speech-fake.ts).
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+});
+afterEach(async () => {
+  await stopEngines();
+  vi.restoreAllMocks();
+});
+
+describe('Azure recognition against the speech service protocol', () => {
+  it('hears a whole utterance: hypotheses as interim text, then the phrase as final text', async () => {
+    const { engine, service, heard } = await startEngine();
+    await engine.startListening('en-US', heard);
+    await vi.waitFor(() => expect(heard.health).toEqual(['listening']));
+
+    service.fake.say('What is a comet?', { hypotheses: ['what', 'what is a'] });
+    await vi.waitFor(() => expect(heard.events).toContain('final:What is a comet?'));
+    expect(heard.events).toEqual([
+      'health:listening',
+      'interim:what',
+      'interim:what is a',
+      'final:What is a comet?',
+    ]);
+    const [socket] = service.fake.recognitionSockets();
+    expect(socket?.query).toMatchObject({ language: 'en-US', format: 'simple' });
+    expect(socket?.token).toBe('first-token');
+    expect(socket?.audioBytes).toBeGreaterThan(0);
+  });
+
+  it('recognises in the conversation language', async () => {
+    const { engine, service, heard } = await startEngine();
+    await engine.startListening('ar-SA', heard);
+    service.fake.say('ما هو المذنب؟');
+    await vi.waitFor(() => expect(heard.events).toContain('final:ما هو المذنب؟'));
+    expect(service.fake.recognitionSockets()[0]?.query.language).toBe('ar-SA');
+  });
+
+  it('clears the interim bubble when nothing is recognised or the phrase is empty', async () => {
+    const { engine, service, heard } = await startEngine();
+    await engine.startListening('en-US', heard);
+    service.fake.hypothesize('hmm');
+    service.fake.noMatch();
+    service.fake.hypothesize('uh');
+    service.fake.say('   ');
+    await vi.waitFor(() => expect(service.fake.pendingUtterances).toBe(0));
+    await vi.waitFor(() => expect(heard.events.filter((event) => event === 'interim:')).toHaveLength(2));
+    expect(heard.events).toEqual(['health:listening', 'interim:hmm', 'interim:', 'interim:uh', 'interim:']);
+  });
+
+  it('reconnects after the service closes recognition with 1007, and the new socket carries microphone audio', async () => {
+    const { engine, service, heard, microphone } = await startEngine();
+    await engine.startListening('en-US', heard);
+    await vi.waitFor(() => expect(heard.health).toEqual(['listening']));
+
+    service.fake.dropRecognition(1007);
+    await vi.waitFor(() => expect(heard.health).toEqual(['listening', 'reconnecting', 'listening']));
+    expect(microphone.opened).toBe(2);
+    // The new recogniser's socket carries audio (the SDK may also reconnect the dropped one, without audio).
+    const last = () => service.fake.recognitionSockets().at(-1);
+    await vi.waitFor(() => expect(last()?.audioBytes).toBeGreaterThan(3200));
+
+    service.fake.say('Tell me about Mars');
+    await vi.waitFor(() => expect(heard.events).toContain('final:Tell me about Mars'));
+    await vi.waitFor(() =>
+      expect(service.fake.recognitionSockets().filter((socket) => !socket.closed)).toEqual([last()]),
+    );
+  });
+
+  it('keeps reconnecting with backoff while the service is unreachable, then comes back', async () => {
+    const { engine, service, heard } = await startEngine({
+      deadlines: {
+        synthesisFirstByteMs: 2000,
+        synthesisMs: 4000,
+        synthesisPerCharMs: 0,
+        recognizerMs: 300,
+        tokenMs: 2000,
+      },
+    });
+    service.fake.stallHandshakes = true;
+    await engine.startListening('en-US', heard);
+    // The recogniser's start never completes: its deadline fires and the engine retries.
+    expect(heard.health).toEqual(['reconnecting']);
+    service.fake.stallHandshakes = false;
+    await vi.waitFor(() => expect(heard.health).toEqual(['reconnecting', 'listening']), { timeout: 5000 });
+    service.fake.say('Hello again');
+    await vi.waitFor(() => expect(heard.events).toContain('final:Hello again'));
+  });
+
+  it('refreshes the token before it expires, reschedules, and the next socket carries the new token', async () => {
+    let issued = 0;
+    const fetchToken = vi.fn(async () => tokenFor(`token-${(issued += 1)}`, 60_150));
+    // 60.15 s left: refreshed 60 s before expiry, i.e. after 150 ms, and again 150 ms after that.
+    const { engine, service, heard } = await startEngine({
+      token: tokenFor('first-token', 60_150),
+      fetchToken,
+    });
+    await engine.startListening('en-US', heard);
+    await vi.waitFor(() => expect(fetchToken.mock.calls.length).toBeGreaterThanOrEqual(2));
+
+    service.fake.dropRecognition(1007);
+    await vi.waitFor(() => expect(heard.health).toEqual(['listening', 'reconnecting', 'listening']));
+    const [first, ...later] = service.fake.recognitionSockets();
+    expect(first?.token).toBe('first-token');
+    expect(later.length).toBeGreaterThan(0);
+    for (const socket of later) expect(socket.token).toMatch(/^token-\d+$/);
+  });
+
+  it('fetches a fresh token when the service refuses the one it has', async () => {
+    const fetchToken = vi.fn(async () => tokenFor('second-token'));
+    const { engine, service, heard } = await startEngine({ fetchToken });
+    service.fake.refusedTokens.add('first-token');
+    await engine.startListening('en-US', heard);
+    await vi.waitFor(() => expect(heard.health).toEqual(['reconnecting', 'listening']), { timeout: 5000 });
+    expect(fetchToken).toHaveBeenCalledTimes(1);
+    const open = service.fake.recognitionSockets();
+    expect(open.at(-1)?.token).toBe('second-token');
+    service.fake.say('Hello with a new token');
+    await vi.waitFor(() => expect(heard.events).toContain('final:Hello with a new token'));
+    // The refusals were logged, and no log line carries a token.
+    const logged = vi.mocked(console.error).mock.calls.flat().map(String).join('\n');
+    expect(logged).toMatch(/speech recognition/);
+    expect(logged).not.toMatch(/first-token|second-token/);
+  });
+
+  it('gives up on a token request that never answers, aborts it, and tries again later', async () => {
+    const signals: AbortSignal[] = [];
+    const fetchToken = vi.fn((signal?: AbortSignal) => {
+      if (signal) signals.push(signal);
+      return new Promise<never>(() => undefined);
+    });
+    await startEngine({
+      token: tokenFor('first-token', 60_000),
+      fetchToken,
+      tokenRetryMs: 100,
+      deadlines: {
+        synthesisFirstByteMs: 2000,
+        synthesisMs: 4000,
+        synthesisPerCharMs: 0,
+        recognizerMs: 2000,
+        tokenMs: 100,
+      },
+    });
+    await vi.waitFor(() => expect(fetchToken).toHaveBeenCalledTimes(2));
+    expect(signals[0]?.aborted).toBe(true);
+  });
+
+  it('says the microphone is denied and does not retry', async () => {
+    const denied = vi.fn(() => {
+      throw new DOMException('Permission denied', 'NotAllowedError');
+    });
+    const { engine, heard, service } = await startEngine({ audioInput: denied, reconnectDelaysMs: [10] });
+    await engine.startListening('en-US', heard);
+    expect(heard.health).toEqual(['microphone_denied']);
+    // Well past the backoff: nothing was retried.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(denied).toHaveBeenCalledTimes(1);
+    expect(service.fake.recognitionSockets()).toHaveLength(0);
+  });
+
+  it('stops listening within its deadline when the service never ends the turn', async () => {
+    const { engine, service, heard } = await startEngine({
+      deadlines: {
+        synthesisFirstByteMs: 2000,
+        synthesisMs: 4000,
+        synthesisPerCharMs: 0,
+        recognizerMs: 200,
+        tokenMs: 2000,
+      },
+    });
+    await engine.startListening('en-US', heard);
+    // In a service turn (audio flowing), so the stop waits for the service to end it.
+    await vi.waitFor(() => expect(service.fake.recognitionSockets()[0]?.audioBytes).toBeGreaterThan(3200));
+    service.fake.ignoreEndOfStream = true;
+    await engine.stopListening();
+    expect(console.error).toHaveBeenCalledWith(
+      expect.stringContaining('stopping speech recognition failed'),
+      expect.anything(),
+    );
+    // A stop is not an outage: nothing reconnects.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(service.fake.recognitionSockets()).toHaveLength(1);
+    expect(heard.health).toEqual(['listening']);
+  });
+});

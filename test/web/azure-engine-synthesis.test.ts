@@ -1,0 +1,156 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DeadlineError } from '../../web/src/app/deadline';
+import { startEngine, stopEngines, TEST_DEADLINES } from './azure-speech-harness';
+
+// The real Speech SDK synthesizing against the fake Azure Speech service (test/support/azure-speech-fake.ts).
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+});
+afterEach(async () => {
+  await stopEngines();
+  vi.restoreAllMocks();
+});
+
+const MP3_FORMAT = 'audio-16khz-32kbitrate-mono-mp3';
+
+describe('Azure synthesis against the speech service protocol', () => {
+  it("speaks each language in its voice, as 16 kHz 32 kbps mono MP3, over the conversation's one connection", async () => {
+    const { engine, service, output } = await startEngine();
+    // The connection is opened at Start, before the first reply.
+    await vi.waitFor(() => expect(service.fake.synthesisSockets()).toHaveLength(1));
+
+    await engine.speak('Hello, stargazer!', 'en-US', 1);
+    await engine.speak('Bonjour, les étoiles !', 'fr-FR', 1.25);
+    await engine.speak('مرحبا بالنجوم', 'ar-SA', 2);
+
+    expect(service.fake.ssml.map(({ lang, voice, outputFormat }) => ({ lang, voice, outputFormat }))).toEqual(
+      [
+        { lang: 'en-US', voice: 'en-US-JennyNeural', outputFormat: MP3_FORMAT },
+        { lang: 'fr-FR', voice: 'fr-FR-DeniseNeural', outputFormat: MP3_FORMAT },
+        { lang: 'ar-SA', voice: 'ar-SA-HamedNeural', outputFormat: MP3_FORMAT },
+      ],
+    );
+    expect(service.fake.ssml[1]?.ssml).toContain('>Bonjour, les étoiles !</voice>');
+    expect(output.played.map(({ type, rate }) => ({ type, rate }))).toEqual([
+      { type: 'audio/mpeg', rate: 1 },
+      { type: 'audio/mpeg', rate: 1.25 },
+      { type: 'audio/mpeg', rate: 2 },
+    ]);
+    for (const played of output.played) {
+      expect(played.bytes).toEqual(service.fake.audio);
+      // 32 kbit/s: the bytes say how long the reply lasts.
+      expect(played.expectedMs).toBe(service.fake.audio.byteLength / 4);
+    }
+    expect(service.fake.synthesisSockets()).toHaveLength(1);
+    expect(service.fake.synthesisSockets()[0]).toMatchObject({
+      syntheses: 3,
+      token: 'first-token',
+      closed: false,
+    });
+  });
+
+  it('synthesizes the next reply while the one before it plays', async () => {
+    const { engine, service, output } = await startEngine();
+    output.hold = true;
+    const first = engine.speak('The Moon has no air.', 'en-US', 1);
+    const second = engine.speak('So there is no sound there.', 'en-US', 1);
+    await vi.waitFor(() => expect(service.fake.ssml).toHaveLength(2));
+    expect(output.played).toHaveLength(1);
+    output.finish();
+    await first;
+    await vi.waitFor(() => expect(output.played).toHaveLength(2));
+    output.finish();
+    await second;
+  });
+
+  it('abandons a reply the service never answers, and speaks the next one on a new synthesizer', async () => {
+    const { engine, service, output } = await startEngine({
+      deadlines: { ...TEST_DEADLINES, synthesisFirstByteMs: 200 },
+    });
+    service.fake.scriptSynthesis({ kind: 'silent' });
+    await expect(engine.speak('Lost words', 'en-US', 1)).rejects.toBeInstanceOf(DeadlineError);
+    await engine.speak('Found words', 'en-US', 1);
+    expect(output.played).toHaveLength(1);
+    const sockets = service.fake.synthesisSockets();
+    expect(sockets).toHaveLength(2);
+    await vi.waitFor(() => expect(sockets[0]?.closed).toBe(true));
+    expect(sockets[1]?.syntheses).toBe(1);
+  });
+
+  it('abandons a reply when the service closes the socket normally after the SSML, and recovers', async () => {
+    const { engine, service, output } = await startEngine({
+      deadlines: { ...TEST_DEADLINES, synthesisFirstByteMs: 200 },
+    });
+    service.fake.scriptSynthesis({ kind: 'close', code: 1000 });
+    await expect(engine.speak('Cut short', 'en-US', 1)).rejects.toBeInstanceOf(DeadlineError);
+    await engine.speak('Heard in full', 'en-US', 1);
+    expect(output.played).toHaveLength(1);
+    // The SDK reconnects the closed line on its own; the engine drops that synthesizer all the same.
+    const sockets = service.fake.synthesisSockets();
+    expect(sockets[0]?.syntheses).toBe(1);
+    expect(sockets.at(-1)).not.toBe(sockets[0]);
+    expect(sockets.at(-1)?.syntheses).toBe(1);
+    await vi.waitFor(() => expect(sockets.slice(0, -1).every((socket) => socket.closed)).toBe(true));
+  });
+
+  it('waits for a slow first byte within the deadline, and abandons one past it', async () => {
+    const { engine, service, output } = await startEngine({
+      deadlines: { ...TEST_DEADLINES, synthesisFirstByteMs: 300 },
+    });
+    service.fake.scriptSynthesis(
+      { kind: 'speak', firstByteDelayMs: 50 },
+      { kind: 'speak', firstByteDelayMs: 1000 },
+    );
+    await engine.speak('Slow but fine', 'en-US', 1);
+    await expect(engine.speak('Too slow', 'en-US', 1)).rejects.toThrow(/first synthesized audio/);
+    expect(output.played).toHaveLength(1);
+  });
+
+  it('abandons a synthesis whose audio starts but never completes', async () => {
+    const { engine, service } = await startEngine({
+      deadlines: { ...TEST_DEADLINES, synthesisFirstByteMs: 2000, synthesisMs: 300 },
+    });
+    service.fake.scriptSynthesis({ kind: 'speak', endTurn: false });
+    await expect(engine.speak('Never ending', 'en-US', 1)).rejects.toThrow(/speech synthesis did not finish/);
+  });
+
+  it('Skip stops the reply being synthesized and everything queued, and the next reply is spoken', async () => {
+    const { engine, service, output } = await startEngine();
+    service.fake.scriptSynthesis({ kind: 'silent' });
+    const first = engine.speak('Stuck in synthesis', 'en-US', 1);
+    const second = engine.speak('Queued behind it', 'en-US', 1);
+    await vi.waitFor(() => expect(service.fake.ssml).toHaveLength(1));
+    engine.stopSpeaking();
+    await expect(first).resolves.toBeUndefined();
+    await expect(second).resolves.toBeUndefined();
+    expect(service.fake.ssml).toHaveLength(1);
+    expect(output.played).toHaveLength(0);
+
+    await engine.speak('After the skip', 'en-US', 1);
+    expect(output.played).toHaveLength(1);
+    expect(service.fake.synthesisSockets()).toHaveLength(2);
+  });
+
+  it('Skip stops the reply that is playing and drops the one synthesized behind it', async () => {
+    const { engine, service, output } = await startEngine();
+    output.hold = true;
+    const first = engine.speak('Playing now', 'en-US', 1);
+    const second = engine.speak('Ready next', 'en-US', 1);
+    await vi.waitFor(() => expect(service.fake.ssml).toHaveLength(2));
+    await vi.waitFor(() => expect(output.played).toHaveLength(1));
+    engine.stopSpeaking();
+    await first;
+    await second;
+    expect(output.played).toHaveLength(1);
+    expect(output.stops).toBe(1);
+    // Nothing was in flight: the connection is kept.
+    expect(service.fake.synthesisSockets()).toHaveLength(1);
+  });
+
+  it('applies a new speed to what plays next', async () => {
+    const { engine, output } = await startEngine();
+    engine.setSpeed(1.5);
+    expect(output.rates).toEqual([1.5]);
+  });
+});
