@@ -136,8 +136,15 @@ describe('the Azure speech path in Chromium against the speech service protocol'
       voice: 'en-US-JennyNeural',
       outputFormat: MP3_FORMAT,
     });
+    // Spoken sentence by sentence: each sentence's audio played to its end, one after another.
     const greeting = await mediaLog(page);
-    expect(greeting.map((entry) => entry.event)).toEqual(['play', 'playing', 'ended']);
+    const sentences = fake.ssml.length;
+    expect(sentences).toBeGreaterThan(1);
+    // (The next sentence's play() is called from the previous one's `ended`, so the log may list it first.)
+    for (const event of ['play', 'playing', 'ended']) {
+      expect(greeting.filter((entry) => entry.event === event)).toHaveLength(sentences);
+    }
+    expect(greeting.at(-1)?.event).toBe('ended');
     expect(greeting.every((entry) => entry.rate === 1.5)).toBe(true);
     expect(greeting.at(-1)?.duration).toBeGreaterThan(0.5);
 
@@ -151,14 +158,14 @@ describe('the Azure speech path in Chromium against the speech service protocol'
     await sayAndHear(page, fake, 'What is a comet?');
     expect(await userMessages(page)).toEqual(['What is a comet?']);
     expect(await page.locator('.message-interim').count()).toBe(0);
-    expect(fake.ssml[1]).toMatchObject({ lang: 'en-US', voice: 'en-US-JennyNeural' });
+    expect(fake.ssml[sentences]).toMatchObject({ lang: 'en-US', voice: 'en-US-JennyNeural' });
     const reply = await page.locator('.message-astro .bubble-text').nth(1).innerText();
-    expect(fake.ssml[1]?.ssml).toContain(reply.split(/[.!?]/)[0]?.slice(0, 20) ?? '');
-    // One synthesis connection for the conversation.
+    expect(fake.ssml[sentences]?.ssml).toContain(reply.split(/[.!?]/)[0]?.slice(0, 20) ?? '');
+    // One synthesis connection for the conversation, every sentence of both replies on it.
     expect(fake.synthesisSockets()).toHaveLength(1);
-    expect(fake.synthesisSockets()[0]?.syntheses).toBe(2);
+    expect(fake.synthesisSockets()[0]?.syntheses).toBe(fake.ssml.length);
     const media = await mediaLog(page);
-    expect(media.filter((entry) => entry.event === 'ended')).toHaveLength(2);
+    expect(media.filter((entry) => entry.event === 'ended')).toHaveLength(fake.ssml.length);
     expect(media.every((entry) => entry.rate === 1.5)).toBe(true);
     expect(pageErrors).toEqual([]);
     await context.close();
@@ -194,8 +201,11 @@ describe('the Azure speech path in Chromium against the speech service protocol'
     await page.getByRole('button', { name: 'Start Conversation' }).click();
     await waitForStatus(page, 'Listening...');
     expect(await endedCount(page)).toBe(0);
+    const abandoned = fake.ssml.length;
     await sayAndHear(page, fake, 'Why do stars twinkle?');
-    expect(fake.ssml).toHaveLength(2);
+    // The next reply's sentences went out on a fresh synthesizer and were heard.
+    expect(fake.ssml.length).toBeGreaterThan(abandoned);
+    expect(await endedCount(page)).toBeGreaterThan(0);
     expect(fake.synthesisSockets().length).toBeGreaterThanOrEqual(2);
     await context.close();
   });
@@ -228,10 +238,8 @@ describe('the Azure speech path in Chromium against the speech service protocol'
     await startIn(page, locale);
     expect(fake.recognitionSockets()[0]?.query.language).toBe(locale);
     await sayAndHear(page, fake, question, MESSAGES[locale].listening);
-    expect(fake.ssml.map((ssml) => [ssml.lang, ssml.voice])).toEqual([
-      [locale, voice],
-      [locale, voice],
-    ]);
+    expect(fake.ssml.length).toBeGreaterThanOrEqual(2);
+    expect(fake.ssml.every((ssml) => ssml.lang === locale && ssml.voice === voice)).toBe(true);
     await context.close();
   });
 
@@ -255,12 +263,17 @@ describe('the Azure speech path in Chromium against the speech service protocol'
   it('opens no recognition when the microphone is refused, and still speaks replies to typed messages', async () => {
     const { context, page, fake } = await openAzureApp(app, { denyMicrophone: true });
     await page.getByRole('button', { name: 'Start Conversation' }).click();
-    await expect.poll(() => endedCount(page), { timeout: 15_000 }).toBe(1);
+    await waitForStatus(page, 'Listening...');
+    await page.getByText('Microphone access is blocked.', { exact: false }).waitFor();
+    const greeting = await endedCount(page);
+    expect(greeting).toBeGreaterThan(0);
     await page.getByLabel('Type a message to Astro').fill('What is the Milky Way?');
     await page.getByRole('button', { name: 'Send' }).click();
     await page.locator('.message-user', { hasText: 'What is the Milky Way?' }).waitFor();
-    await expect.poll(() => endedCount(page), { timeout: 15_000 }).toBe(2);
-    expect(fake.ssml).toHaveLength(2);
+    await page.locator('.message-astro').nth(1).waitFor();
+    await waitForStatus(page, 'Listening...');
+    expect(await endedCount(page)).toBeGreaterThan(greeting);
+    expect(await endedCount(page)).toBe(fake.ssml.length);
     expect(fake.recognitionSockets()).toEqual([]);
     await context.close();
   });
