@@ -54,7 +54,7 @@ function streamingChat() {
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-function harness() {
+function harness(createEngine?: () => Promise<SpeechEngine>) {
   const engine = new QueueEngine();
   const stream = streamingChat();
   const images: string[] = [];
@@ -71,7 +71,7 @@ function harness() {
       return { imageUrl: '/images/1.svg' };
     },
     sendFeedback: async () => undefined,
-    createEngine: async () => engine,
+    createEngine: createEngine ?? (async () => engine),
     unlockAudio: () => undefined,
     newConversationId: () => '6f1c0a3e-8d1b-4c0e-9a55-0b2d3c4e5f60',
   });
@@ -116,6 +116,30 @@ describe('a streamed reply, spoken sentence by sentence', () => {
     await settle();
     expect(h.controller.getState().status).toBe('listening');
     expect(h.astroTexts()).toEqual(['Hello! I am **Astro**, your guide. What shall we explore?']);
+  });
+
+  it('hands a sentence to a ready engine in the same tick it completes, before anything renders', async () => {
+    const h = harness();
+    h.controller.start();
+    await settle();
+    h.stream.delta('Hi there. More');
+    // No await: the engine already has the sentence.
+    expect(h.engine.spoken).toEqual(['Hi there.']);
+  });
+
+  it('keeps sentences in order when the first waits for the engine and later ones arrive once it is ready', async () => {
+    let ready: (engine: SpeechEngine) => void = () => undefined;
+    const h = harness(() => new Promise<SpeechEngine>((resolve) => (ready = resolve)));
+    h.controller.start();
+    await settle();
+    h.stream.delta('First one here. Second');
+    h.stream.delta(' one here. Third');
+    ready(h.engine);
+    await settle();
+    h.stream.delta(' and last.');
+    h.stream.done({ response: 'First one here. Second one here. Third and last.' });
+    await settle();
+    expect(h.engine.spoken).toEqual(['First one here.', 'Second one here.', 'Third and last.']);
   });
 
   it('asks for the picture as soon as its line arrives, before the reply has finished', async () => {

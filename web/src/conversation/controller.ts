@@ -299,7 +299,9 @@ export class ConversationController {
   private startSpeaking(conversationId: string): SpokenReply {
     this.silence();
     const spoken = new SpokenReply({
+      // The engine at once when it is ready, so a sentence reaches it before anything renders.
       engine: () =>
+        this.engine ??
         withDeadline(
           this.enginePromise ?? Promise.resolve(null),
           this.deps.engineReadyMs ?? ENGINE_READY_DEADLINE_MS,

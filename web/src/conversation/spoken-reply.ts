@@ -5,8 +5,11 @@ import { SentenceCutter } from './sentences';
 import { speakableText } from './state';
 
 export interface SpokenReplyOptions {
-  /** The conversation's engine, or null when there is none; already bounded by a deadline. */
-  readonly engine: () => Promise<SpeechEngine | null>;
+  /**
+   * The conversation's engine: at once when it is ready (so a sentence reaches it in the same tick, before
+   * any render), or a promise already bounded by a deadline; null when there is none.
+   */
+  readonly engine: () => SpeechEngine | null | Promise<SpeechEngine | null>;
   readonly locale: Locale;
   /** Read for each sentence, so a new speed applies from the next sentence on. */
   readonly speed: () => number;
@@ -23,6 +26,9 @@ export class SpokenReply {
   private readonly cutter: SentenceCutter;
   private readonly sentences: Promise<void>[] = [];
   private stopped = false;
+  /** The engine once known; until then every sentence waits on the same promise, so they stay in order. */
+  private engine: SpeechEngine | null | undefined;
+  private engineReady: Promise<SpeechEngine | null> | undefined;
 
   constructor(private readonly options: SpokenReplyOptions) {
     this.cutter = new SentenceCutter(options.locale);
@@ -43,6 +49,18 @@ export class SpokenReply {
     this.stopped = true;
   }
 
+  /** The engine if it is known now; undefined while it is still getting ready (then await engineReady). */
+  private knownEngine(): SpeechEngine | null | undefined {
+    if (this.engine !== undefined || this.engineReady) return this.engine;
+    const now = this.options.engine();
+    if (now instanceof Promise) {
+      this.engineReady = now.then((engine) => (this.engine = engine));
+      return undefined;
+    }
+    this.engine = now;
+    return now;
+  }
+
   private say(sentence: string): void {
     // SPEC §5: asterisks are never read aloud, sentence by sentence as for a whole reply.
     const text = speakableText(sentence);
@@ -52,7 +70,8 @@ export class SpokenReply {
   private async speak(text: string): Promise<void> {
     let engine: SpeechEngine | null = null;
     try {
-      engine = await this.options.engine();
+      const known = this.knownEngine();
+      engine = known === undefined ? ((await this.engineReady) ?? null) : known;
       if (this.stopped) return;
       if (!engine) throw new Error('no speech engine to speak with');
       await engine.speak(text, this.options.locale, this.options.speed());
