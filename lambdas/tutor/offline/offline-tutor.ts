@@ -81,8 +81,15 @@ export function createOfflineTutor(): Tutor {
     async *stream(request: TutorRequest, signal?: AbortSignal): AsyncGenerator<TutorStreamEvent> {
       signal?.throwIfAborted();
       const reply = engine.answer(request);
-      for (const text of pieces(reply.response, request.language)) yield { type: 'delta', text };
-      if (reply.imagePrompt !== undefined) yield { type: 'picture', imagePrompt: reply.imagePrompt };
+      let first = true;
+      for (const text of pieces(reply.response, request.language)) {
+        yield { type: 'delta', text };
+        // The picture is known from the start: offered right after the first piece, so it is drawn
+        // while the rest of the lesson is read.
+        if (first && reply.imagePrompt !== undefined)
+          yield { type: 'picture', imagePrompt: reply.imagePrompt };
+        first = false;
+      }
       yield doneEvent(reply);
     },
   };

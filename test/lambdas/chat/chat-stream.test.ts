@@ -243,6 +243,12 @@ describe('POST /api/chat: streamed or not, the same reply', () => {
     expect(json.headers?.[TUTOR_HEADER]).toBe('offline');
   });
 
+  it('offers the offline picture right after the first piece, so it is drawn while the lesson is read', async () => {
+    const lines = await readLines(await chat(handler, { userMessage: 'Tell me about Saturn' }));
+
+    expect(lines.map((line) => line.type).slice(0, 3)).toEqual(['delta', 'picture', 'delta']);
+  });
+
   it.each([
     ['no Accept header', {}],
     ['Accept: application/json', { Accept: 'application/json' }],
