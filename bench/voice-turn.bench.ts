@@ -203,7 +203,9 @@ async function main(): Promise<void> {
     const medianOf = (key: keyof (typeof turns)[number]) => median(turns.map((turn) => turn[key])).toFixed(1);
     const overhead = median(overheads);
     console.log(`voice turns measured: ${turns.length} (Chromium, real Speech SDK, fake speech service)`);
-    console.log(`chat request to its first byte (offline tutor), median: ${medianOf('chat')} ms (subtracted)`);
+    console.log(
+      `chat request to its first byte (offline tutor), median: ${medianOf('chat')} ms (subtracted)`,
+    );
     console.log(
       `app overhead, final phrase → <audio> playing, median: ${overhead.toFixed(1)} ms ` +
         `(min ${Math.min(...overheads).toFixed(1)}, max ${Math.max(...overheads).toFixed(1)}); goal ≤ ${GOAL_MS} ms: ` +
