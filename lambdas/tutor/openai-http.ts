@@ -45,18 +45,10 @@ export async function postJson(
   body: unknown,
   limit: Deadline,
 ): Promise<unknown> {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
-  // Local servers usually need no key; never send an empty bearer token.
-  if (server.apiKey) headers.Authorization = `Bearer ${server.apiKey}`;
   let response: Response;
   let text: string;
   try {
-    response = await fetch(endpointUrl(server.baseUrl, path), {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(body),
-      signal: limit.signal,
-    });
+    response = await post(server, path, body, limit, 'application/json');
     text = await response.text();
   } catch (error) {
     throw limit.expired() ? timedOut(error) : upstreamFailed(error);
@@ -79,19 +71,9 @@ export async function postForStream(
   body: unknown,
   limit: Deadline,
 ): Promise<Response> {
-  const headers: Record<string, string> = {
-    'Content-Type': 'application/json',
-    Accept: 'text/event-stream, application/json',
-  };
-  if (server.apiKey) headers.Authorization = `Bearer ${server.apiKey}`;
   let response: Response;
   try {
-    response = await fetch(endpointUrl(server.baseUrl, path), {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(body),
-      signal: limit.signal,
-    });
+    response = await post(server, path, body, limit, 'text/event-stream, application/json');
     if (response.ok) return response;
     const text = await response.text();
     throw statusError(response.status, text);
@@ -110,4 +92,23 @@ function statusError(status: number, detail: string): ApiError | OpenAiRequestRe
   if (status === 400 || status === 422) return cause;
   if (status === 408 || status === 504) return timedOut(cause);
   return upstreamFailed(cause);
+}
+
+/** One JSON POST to the server, under the call's deadline. */
+function post(
+  server: OpenAiServer,
+  path: string,
+  body: unknown,
+  limit: Deadline,
+  accept: string,
+): Promise<Response> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: accept };
+  // Local servers usually need no key; never send an empty bearer token.
+  if (server.apiKey) headers.Authorization = `Bearer ${server.apiKey}`;
+  return fetch(endpointUrl(server.baseUrl, path), {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(body),
+    signal: limit.signal,
+  });
 }
