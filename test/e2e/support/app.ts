@@ -31,6 +31,8 @@ export interface TestApp {
 export interface TestAppOptions {
   /** More Chromium switches for one test file (e.g. a fake microphone). */
   readonly chromiumArgs?: readonly string[];
+  /** More server settings, read when the app starts (after the file's earlier beforeAll hooks). */
+  readonly env?: () => Readonly<Record<string, string>>;
 }
 
 /** One Chromium and one local app (see startLocalApp) per test file. */
@@ -38,7 +40,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   if (!existsSync(CHROMIUM)) {
     throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium).`);
   }
-  const local = await startLocalApp();
+  const local = await startLocalApp(options.env?.());
   try {
     const browser = await chromium.launch({
       executablePath: CHROMIUM,

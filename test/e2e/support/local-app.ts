@@ -19,15 +19,16 @@ export interface LocalApp {
 
 /**
  * The local server with the real handlers, the offline tutor and images, and no Azure key (so the
- * browser speech engine is used), over an empty data directory that is removed on close.
+ * browser speech engine is used), over an empty data directory that is removed on close. `env` adds
+ * or overrides settings (e.g. a tutor model served by a fake).
  */
-export async function startLocalApp(): Promise<LocalApp> {
+export async function startLocalApp(env: Readonly<Record<string, string>> = {}): Promise<LocalApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'astro-e2e-'));
   try {
     const server = await startLocalServer({
       port: 0,
       dataDir,
-      env: { ASTRO_MODEL: 'offline', ASTRO_IMAGE_MODEL: 'offline', AZURE_SPEECH_KEY: '' },
+      env: { ASTRO_MODEL: 'offline', ASTRO_IMAGE_MODEL: 'offline', AZURE_SPEECH_KEY: '', ...env },
     });
     return {
       url: server.url,
