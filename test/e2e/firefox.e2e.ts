@@ -55,8 +55,9 @@ function recordSpeaking(): void {
 
 /**
  * Runs in the page before the app: a speechSynthesis that offers an English voice and accepts every
- * utterance but never starts speaking it, as the issue saw Firefox ESR do. Utterances keep their voice in
- * a plain field, because Firefox only takes its own SpeechSynthesisVoice objects.
+ * utterance but never starts speaking it, as Firefox ESR was seen to do (docs/behaviour.md §10.16).
+ * Utterances keep their voice in a plain field, because Firefox only takes its own SpeechSynthesisVoice
+ * objects.
  */
 function neverStartSpeaking(): void {
   const log = { spoken: [] as string[], cancels: 0 };
