@@ -1,4 +1,5 @@
-// autocannon ships no types; this is the part of its programmatic API (README, v8) the benchmarks use.
+// autocannon ships no types; this is the part of its programmatic API (its README in node_modules/autocannon,
+// v8) the benchmarks use.
 declare module 'autocannon' {
   interface Histogram {
     readonly average: number;

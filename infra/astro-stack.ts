@@ -68,7 +68,7 @@ export class AstroStack extends Stack {
       reservedConcurrency: concurrency?.chat,
       environment: { ASTRO_MODEL: 'bedrock', MODEL_TIMEOUT_MS: '20000' },
     });
-    // The reply streams (ConverseStream) when the web app asks for it (DESIGN §2 "Streamed chat").
+    // The reply streams (ConverseStream) when the web app asks for it (docs/behaviour.md §11.7).
     chat.bindBedrockModel('BEDROCK_MODEL_ID', config.chatModelId, { streaming: true });
     chat.bindTrustSecret(this.trustSecret.secret);
     if (this.guardrail) {

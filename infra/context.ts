@@ -97,8 +97,8 @@ export const astroContextSchema = z
     wafRateLimit: count(10, 2_000_000_000).default(1000),
     /**
      * Requests per IP to each call in any 5-minute window (WAF's minimum is 10). Sized for a classroom of
-     * 30 learners behind one school address (README, "Cost"): enough for each to talk steadily, little
-     * for one abuser.
+     * 30 learners behind one school address (docs/deploy.md, "What it costs"): enough for each to talk
+     * steadily, little for one abuser.
      */
     wafRateLimits: settings({
       chat: count(10, 2_000_000_000).default(600),

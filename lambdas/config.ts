@@ -63,7 +63,7 @@ const feedbackSchema = z
     DYNAMODB_ENDPOINT: optionalUrl,
     /** Per attempt; a hung DynamoDB call must answer 504 before the Lambda itself times out. */
     DYNAMODB_TIMEOUT_MS: positiveInt(3000),
-    /** Days a feedback item is kept before DynamoDB's TTL deletes it (README, "Configuration"). */
+    /** Days a feedback item is kept before DynamoDB's TTL deletes it (docs/configuration.md). */
     FEEDBACK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
     AWS_REGION: optionalText,
   })

@@ -57,14 +57,14 @@ const REQUEST_SCHEMAS: Partial<Record<RouteName, z.ZodType>> = {
 
 /**
  * The routes whose Lambda streams its answer (Lambda response streaming, `awslambda.streamifyResponse`):
- * API Gateway invokes them with InvokeWithResponseStream and passes each piece on as it comes (DESIGN §2
- * "Streamed chat"). Their handlers must be streaming ones: lambdas/chat/handler.ts exports one.
+ * API Gateway invokes them with InvokeWithResponseStream and passes each piece on as it comes
+ * (docs/behaviour.md §11.7). Their handlers must be streaming ones: lambdas/chat/handler.ts exports one.
  */
 const STREAMED_ROUTES: ReadonlySet<RouteName> = new Set(['chat']);
 
 /**
- * Errors API Gateway answers itself, in the API's own error shape (DESIGN §2) so the web app reads one
- * format. Messages are fixed text: gateway templates cannot escape variables into JSON safely. The
+ * Errors API Gateway answers itself, in the API's own error shape (docs/behaviour.md §8.3) so the web app
+ * reads one format. Messages are fixed text: gateway templates cannot escape variables into JSON safely. The
  * validator's detailed message goes to the access log instead.
  */
 const GATEWAY_ERRORS: readonly { type: ResponseType; status: string; code: ErrorCode; message: string }[] = [
@@ -236,11 +236,12 @@ export class Api extends Construct {
       {
         id: 'AwsSolutions-APIG4',
         reason:
-          'Astro is used anonymously (SPEC §6: no roles, no login); abuse is bounded by throttling and WAF.',
+          'Astro is anonymous (docs/behaviour.md §6.1: no roles, no login); throttling and WAF bound abuse.',
       },
       {
         id: 'AwsSolutions-COG4',
-        reason: 'Astro is used anonymously (SPEC §6: no roles, no login), so there is no Cognito user pool.',
+        reason:
+          'Astro is anonymous (docs/behaviour.md §6.1: no roles, no login): there is no Cognito user pool.',
       },
       {
         id: 'AwsSolutions-APIG3',

@@ -37,8 +37,8 @@ const visibility = (metricName: string): CfnWebACL.VisibilityConfigProperty => (
 
 /**
  * The CloudFront web ACL (scope CLOUDFRONT, so it lives in us-east-1): a per-IP rate limit on the API and
- * a tighter one on each call (README, "Cost" shows what they allow), and AWS's managed common and
- * known-bad-inputs rule groups.
+ * a tighter one on each call (docs/deploy.md, "What it costs", shows what they allow), and AWS's managed
+ * common and known-bad-inputs rule groups.
  */
 export class Firewall extends Construct {
   readonly webAcl: CfnWebACL;

@@ -2,7 +2,10 @@ import { createHash } from 'node:crypto';
 import { CfnGuardrail, CfnGuardrailVersion, type CfnGuardrailProps } from 'aws-cdk-lib/aws-bedrock';
 import { Construct } from 'constructs';
 
-/** What the learner would read if the guardrail answered (the API answers 422 instead, DESIGN §2). */
+/**
+ * What the learner would read if the guardrail answered (the API answers 422 instead, docs/behaviour.md
+ * §12.8).
+ */
 const BLOCKED = 'Let us get back to the stars and planets. What would you like to explore?';
 
 const strong = (type: string): CfnGuardrail.ContentFilterConfigProperty => ({

@@ -29,7 +29,8 @@ export class ImageStore extends Construct {
         },
       ],
       // Kept on teardown like every bucket here: emptying one needs CDK's auto-delete function, whose role
-      // carries an AWS-managed policy. The pictures expire on their own; README, Deploy says how to remove it.
+      // carries an AWS-managed policy. The pictures expire on their own; docs/deploy.md, "Teardown", says
+      // how.
       removalPolicy: RemovalPolicy.RETAIN,
     });
   }

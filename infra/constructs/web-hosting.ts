@@ -159,7 +159,7 @@ export class WebHosting extends Construct {
           originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
           responseHeadersPolicy: resourceHeaders,
           // Uncached and uncompressed, so a streamed chat reply passes through piece by piece, never held
-          // back to be compressed whole (DESIGN §2 "Streamed chat").
+          // back to be compressed whole (docs/behaviour.md §11.7).
           compress: false,
         },
       },

@@ -12,11 +12,11 @@ export function ndjsonLine(line: ChatStreamLine): string {
 }
 
 /**
- * A tutor's stream as the lines of a streamed chat reply (DESIGN §2), under the rules `toChatResponse`
- * applies to a whole reply: the `__INIT__` marker never reaches the learner (not even split across two
- * deltas), the picture prompt fits the contract, and `done` carries exactly the text the deltas spelled.
- * The `picture` line carries its ticket and `done` is sealed as a whole reply is (DESIGN §2 "Trust").
- * A failure is thrown (the endpoint turns it into an error response or an `error` line).
+ * A tutor's stream as the lines of a streamed chat reply (docs/behaviour.md §11.2), under the rules
+ * `toChatResponse` applies to a whole reply: the `__INIT__` marker never reaches the learner (not even split
+ * across two deltas), the picture prompt fits the contract, and `done` carries exactly the text the deltas
+ * spelled. The `picture` line carries its ticket and `done` is sealed as a whole reply is (docs/behaviour.md
+ * §12.2, §12.4). A failure is thrown (the endpoint turns it into an error response or an `error` line).
  */
 export async function* chatStreamLines(
   events: AsyncIterable<TutorStreamEvent>,

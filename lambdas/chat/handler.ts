@@ -19,7 +19,7 @@ export const TUTOR_HEADER = 'X-Astro-Tutor';
 /**
  * POST /api/chat: the learner's words (or the init message) and the history in, Astro's reply out: as
  * one JSON object, or streamed as NDJSON lines when the request accepts `application/x-ndjson`
- * (DESIGN §2 "Streamed chat"). Either way the reply is sealed (DESIGN §2 "Trust").
+ * (docs/behaviour.md §11). Either way the reply is sealed (docs/behaviour.md §12.2).
  */
 export function createChatHandler(env: Env, now?: () => number): StreamingApiHandler {
   const tutor = createTutor(readTutorConfig(env));
@@ -35,7 +35,7 @@ export function createChatHandler(env: Env, now?: () => number): StreamingApiHan
       const request: TutorRequest = {
         userMessage: input.userMessage,
         language: input.language,
-        // Only what Astro really said (DESIGN §2 "Trust"), within the history budget.
+        // Only what Astro really said (docs/behaviour.md §12.3), within the history budget (§12.7).
         history: withinBudget(await trust.trustedHistory(input.chatHistory)),
       };
       const headers = { [TUTOR_HEADER]: tutor.provider };

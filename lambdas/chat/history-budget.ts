@@ -1,6 +1,9 @@
 import type { ChatTurn } from '../contract/schemas';
 
-/** The most history the model sees (DESIGN §2 allows the client 50 turns of 4000 characters). */
+/**
+ * The most history the model sees (docs/behaviour.md §12.7; §7.4 allows the client 50 turns of 4000
+ * characters).
+ */
 export const HISTORY_BUDGET = { turns: 20, chars: 16_000 } as const;
 
 /**

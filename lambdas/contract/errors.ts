@@ -1,6 +1,6 @@
 /**
- * Every error the API answers with: `{"error": {"code", "message"}}` and the status below (DESIGN §2).
- * Plain data, so the web app can type the errors it reads.
+ * Every error the API answers with: `{"error": {"code", "message"}}` and the status below (docs/behaviour.md
+ * §8.1–§8.2). Plain data, so the web app can type the errors it reads.
  */
 export const ERROR_STATUS = {
   invalid_json: 400,

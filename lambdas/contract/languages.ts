@@ -1,5 +1,6 @@
 /**
- * The ten conversation languages (SPEC §9). Plain data: imported by both the Lambdas and the web app.
+ * The ten conversation languages (docs/behaviour.md §9.1). Plain data: imported by both the Lambdas and the
+ * web app.
  * `voice` is the full Azure neural voice name; `startPhrase` is the localized "Please start the tutoring
  * session." sent after the `__INIT__` marker when a conversation starts.
  */
@@ -115,7 +116,7 @@ export const LANGUAGES: readonly LanguageOption[] = [
 
 export const DEFAULT_LOCALE: Locale = 'en-US';
 
-/** The marker that opens a conversation (SPEC §4): `__INIT__ <startPhrase>`. */
+/** The marker that opens a conversation (docs/behaviour.md §4.3): `__INIT__ <startPhrase>`. */
 export const INIT_MARKER = '__INIT__';
 
 export function isLocale(value: unknown): value is Locale {

@@ -1,5 +1,5 @@
 /**
- * The API's limits (DESIGN §2) and the product's constants (SPEC §9), as plain data for both sides.
+ * The API's limits and the product's constants (docs/behaviour.md §9), as plain data for both sides.
  */
 export const CHAT_USER_MESSAGE_MAX_CHARS = 2000;
 export const CHAT_HISTORY_MAX_TURNS = 50;
@@ -7,7 +7,9 @@ export const CHAT_TURN_MAX_CHARS = 4000;
 
 export const IMAGE_PROMPT_MAX_CHARS = 1000;
 
-/** A reply's signature and a picture ticket (DESIGN §2 "Trust"): short printable tokens. */
+/**
+ * A reply's signature and a picture ticket (docs/behaviour.md §9.6, §12.2, §12.4): short printable tokens.
+ */
 export const SIGNATURE_MAX_CHARS = 200;
 export const TICKET_MAX_CHARS = 200;
 
@@ -16,7 +18,7 @@ export const FEEDBACK_HISTORY_MAX_MESSAGES = 200;
 export const FEEDBACK_MESSAGE_MAX_CHARS = 4000;
 /** An image URL kept with a feedback message: a same-origin path (`/images/<id>.<ext>`) or an https URL. */
 export const FEEDBACK_IMAGE_URL_MAX_CHARS = 2048;
-/** A chat message id: a timestamp, or a string starting with `loading-` (SPEC §3). */
+/** A chat message id: a timestamp, or a string starting with `loading-` (docs/behaviour.md §3.1). */
 export const MESSAGE_ID_MAX_CHARS = 100;
 
 export const RATING_MIN = 1;
@@ -26,12 +28,12 @@ export const RATING_MAX = 5;
 export const MAX_BODY_BYTES = 64 * 1024;
 export const FEEDBACK_MAX_BODY_BYTES = 256 * 1024;
 
-/** The feedback modal opens once the learner has sent this many messages (SPEC §9). */
+/** The feedback modal opens once the learner has sent this many messages (docs/behaviour.md §9.3). */
 export const FEEDBACK_PROMPT_USER_MESSAGES = 3;
 
 export const PLAYBACK_SPEEDS = [1, 1.25, 1.5, 2] as const;
 export type PlaybackSpeed = (typeof PLAYBACK_SPEEDS)[number];
 export const DEFAULT_PLAYBACK_SPEED: PlaybackSpeed = 1;
 
-/** Prefix of the id of an image placeholder message (SPEC §3). */
+/** Prefix of the id of a picture placeholder message (docs/behaviour.md §3.3). */
 export const LOADING_ID_PREFIX = 'loading-';

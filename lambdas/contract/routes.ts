@@ -6,7 +6,7 @@ export const API_ROUTES = {
   speechToken: '/api/speechToken',
 } as const;
 
-/** The media type of a streamed chat reply: one JSON object per line (DESIGN §2 "Streamed chat"). */
+/** The media type of a streamed chat reply: one JSON object per line (docs/behaviour.md §11.1). */
 export const CHAT_STREAM_MEDIA_TYPE = 'application/x-ndjson';
 
 export type RouteName = keyof typeof API_ROUTES;

@@ -1,7 +1,8 @@
 /**
- * The HTTP contract's shapes (DESIGN §2): one zod schema per request and response, and the types inferred
- * from them. The web app imports only the types from here (`import type`), never the schemas, so zod stays
- * out of the browser bundle; the infrastructure derives API Gateway request models from the same schemas.
+ * The HTTP contract's shapes (docs/behaviour.md §7): one zod schema per request and response, and the types
+ * inferred from them. The web app imports only the types from here (`import type`), never the schemas, so zod
+ * stays out of the browser bundle; the infrastructure derives API Gateway request models from the same
+ * schemas.
  */
 import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode } from './errors';
@@ -48,7 +49,7 @@ export const chatTurnSchema = z.object({
   content: z.string().min(1).max(CHAT_TURN_MAX_CHARS),
   /**
    * The `signature` that came with this reply (assistant turns). An assistant turn without a valid one
-   * never reaches the model (DESIGN §2 "Trust").
+   * never reaches the model (docs/behaviour.md §12.3).
    */
   signature: token(SIGNATURE_MAX_CHARS).optional(),
 });
@@ -74,8 +75,9 @@ export const chatResponseSchema = z.object({
 });
 
 /**
- * One line of a streamed chat reply (`Accept: application/x-ndjson`, DESIGN §2): `delta`s that join to
- * the reply, at most one `picture`, then `done` with the whole reply, or `error` when it failed mid-way.
+ * One line of a streamed chat reply (`Accept: application/x-ndjson`, docs/behaviour.md §11.2): `delta`s that
+ * join to the reply, at most one `picture`, then `done` with the whole reply, or `error` when it failed
+ * mid-way.
  */
 export const chatStreamLineSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('delta'), text: z.string().min(1) }),
@@ -106,7 +108,7 @@ export const generateImageResponseSchema = z.object({
   imageUrl: z.string().min(1),
 });
 
-/** A transcript message as the web app keeps it (SPEC §3). */
+/** A transcript message as the web app keeps it (docs/behaviour.md §3.1). */
 export const chatMessageSchema = z.object({
   /** A timestamp, or a string starting with `loading-` for an image placeholder. */
   id: z.union([z.number().int().nonnegative(), z.string().min(1).max(MESSAGE_ID_MAX_CHARS)]),

@@ -25,12 +25,12 @@ export function createGenerateImageHandler(env: Env, now?: () => number): ApiHan
     schema: generateImageRequestSchema,
     handle: async (input): Promise<Reply<GenerateImageResponse>> => {
       if (isBlank(input.prompt)) throw new ApiError('invalid_request', 'prompt: must not be blank');
-      // Only a prompt Astro wrote, with its unexpired ticket, is drawn (DESIGN §2 "Trust").
+      // Only a prompt Astro wrote, with its unexpired ticket, is drawn (docs/behaviour.md §12.4).
       await trust.requireTicket(input.prompt, input.ticket);
       const prompt = input.prompt.trim();
       // One deadline for drawing and storing together, so the answer comes within API Gateway's limit.
       const signal = AbortSignal.timeout(config.timeoutMs);
-      // The same picture is drawn once: a repeat prompt is served from storage (issue: trust and cost).
+      // The same picture is drawn once: a repeat prompt is served from storage (docs/behaviour.md §12.9).
       const key = pictureKey(prompt, config);
       const stored =
         (await store.find(key, signal)) ?? (await store.save(key, await maker.make(prompt, signal), signal));

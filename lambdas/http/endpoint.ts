@@ -16,7 +16,7 @@ export interface Reply<T> {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-/** A reply sent in pieces, each as soon as it exists (DESIGN §2 "Streamed chat"). */
+/** A reply sent in pieces, each as soon as it exists (docs/behaviour.md §11). */
 export interface StreamedReply {
   readonly status: number;
   readonly contentType: string;

@@ -1,5 +1,5 @@
 /**
- * The origin rule (DESIGN §2 "Trust"): the API serves the site's own pages only. A request a browser
+ * The origin rule (docs/behaviour.md §12.6): the API serves the site's own pages only. A request a browser
  * marks as coming from another site — `Sec-Fetch-Site: cross-site`, or an `Origin` that is not one of
  * the site's own — is refused with 403 `forbidden` before any work, on every endpoint. This is what
  * stops another page from spending Astro's speech tokens, pictures and tutor on its own visitors.

@@ -75,7 +75,8 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
   // The embedded table and the served image folder are what this server is for, so they always win.
   const env: Env = {
     ...LOCAL_DEFAULTS,
-    // The key that signs replies and picture tickets: created on first start, mode 0600 (DESIGN §2).
+    // The key that signs replies and picture tickets: created on first start, mode 0600 (docs/behaviour.md
+    // §12.5).
     TRUST_KEY_FILE: join(dataDir, 'trust-key.json'),
     ...process.env,
     ...options.env,

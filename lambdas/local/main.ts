@@ -50,7 +50,7 @@ function describe(env: Env): string[] {
 }
 
 async function main(): Promise<void> {
-  // The AWS SDK warns on Node 20 about its releases after January 2027; the README covers the Node version,
+  // The AWS SDK warns on Node 20 about its releases after January 2027; docs/troubleshooting.md covers it,
   // and the notice would otherwise bury the start-up summary below.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   await buildWebIfMissing();

@@ -1,6 +1,6 @@
 /**
- * Reply signatures and picture tickets (DESIGN §2 "Trust"): HMAC-SHA256 under the server's key, each
- * kind with its own label so a signature can never pass as a ticket or the other way round. Checks are
+ * Reply signatures and picture tickets (docs/behaviour.md §12.2, §12.4): HMAC-SHA256 under the server's key,
+ * each kind with its own label so a signature can never pass as a ticket or the other way round. Checks are
  * constant-time and accept the current or the previous key (a rotation in progress).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';

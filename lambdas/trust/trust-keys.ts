@@ -1,11 +1,11 @@
 /**
- * The server-held key that signs Astro's replies and picture tickets (DESIGN §2 "Trust"): in Secrets
+ * The server-held key that signs Astro's replies and picture tickets (docs/behaviour.md §12.5): in Secrets
  * Manager when deployed (a value the stack generates, readable by the chat and generateImage functions
  * only), in a file under `.data/` locally (created at first start, mode 0600). The key never leaves the
  * server and is never logged.
  *
  * The secret is JSON `{"current": "…", "previous"?: "…"}`. Replies and tickets are signed with `current`;
- * both keys are accepted while checking, so a rotation (README, "Rotating the signing key") never
+ * both keys are accepted while checking, so a rotation (docs/deploy.md, "Rotating the signing key") never
  * invalidates the conversations in progress.
  */
 import { randomBytes } from 'node:crypto';

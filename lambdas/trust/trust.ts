@@ -14,7 +14,7 @@ export interface ReplySeal {
 }
 
 /**
- * What the server does not take the client's word for (DESIGN §2 "Trust"): which assistant turns Astro
+ * What the server does not take the client's word for (docs/behaviour.md §12): which assistant turns Astro
  * really wrote, and which pictures Astro suggested.
  */
 export class Trust {

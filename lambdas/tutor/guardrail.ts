@@ -2,11 +2,11 @@ import type { GuardrailConfiguration } from '@aws-sdk/client-bedrock-runtime';
 import type { TutorConfig } from '../config';
 
 /**
- * The Bedrock Guardrail every Converse call carries (issue: trust and cost), when the stack configured
- * one: content filters (prompt attacks included), topics kept off-limits for young learners and a
+ * The Bedrock Guardrail every Converse call carries (docs/behaviour.md §12.8), when the stack configured one:
+ * content filters (prompt attacks included), topics kept off-limits for young learners and a
  * profanity filter. When it intervenes, Converse answers `stopReason: guardrail_intervened` and the
- * reply becomes 422 `content_filtered` (README, "Design notes": why not Astro speaking the block
- * message). Use it for `ConverseCommand` and `ConverseStreamCommand` alike:
+ * reply becomes 422 `content_filtered` (docs/design-notes.md, "Trust and cost": why not Astro speaking
+ * the block message). Use it for `ConverseCommand` and `ConverseStreamCommand` alike:
  * `{ ...base, ...guardrailFields(config) }`.
  */
 export function guardrailConfig(config: TutorConfig): GuardrailConfiguration | undefined {

@@ -1,7 +1,8 @@
 /**
  * Text that arrives in pieces (a streamed reply) cleaned as if it had arrived whole. A piece is given
  * out only once nothing still to come can change it, so the pieces given out always concatenate to the
- * clean text of everything received: what the learner sees grow is exactly the final reply (DESIGN §2).
+ * clean text of everything received: what the learner sees grow is exactly the final reply (docs/behaviour.md
+ * §11.4).
  */
 export class StreamedText {
   private raw = '';

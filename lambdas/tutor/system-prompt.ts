@@ -1,6 +1,6 @@
 /**
- * What Astro is told, in one place (DESIGN §3): the system prompt per language, the instruction that
- * replaces the `__INIT__` marker, and the `show_picture` tool every network provider offers.
+ * What Astro is told, in one place (docs/behaviour.md §13.2–§13.3): the system prompt per language, the
+ * instruction that replaces the `__INIT__` marker, and the `show_picture` tool every network provider offers.
  */
 import { INIT_MARKER, languageOf, type Locale } from '../contract/languages';
 

@@ -30,7 +30,7 @@ export type TutorStreamEvent =
 export interface Tutor {
   readonly provider: Provider;
   reply(request: TutorRequest, signal?: AbortSignal): Promise<TutorReply>;
-  /** The same reply as it is written (DESIGN §2 "Streamed chat"). */
+  /** The same reply as it is written (docs/behaviour.md §11.6). */
   stream(request: TutorRequest, signal?: AbortSignal): AsyncIterable<TutorStreamEvent>;
 }
 

@@ -71,7 +71,7 @@ describe('a conversation with Astro in Chromium', () => {
       'Why do stars twinkle?',
     ]);
     expect(bodies[2]?.chatHistory.slice(0, 2)).toEqual([
-      // Astro's turn goes back with the server's signature over its text (DESIGN §2 "Trust").
+      // Astro's turn goes back with the server's signature over its text (docs/behaviour.md §12.2).
       { role: 'assistant', content: expect.any(String), signature: expect.stringMatching(/^v1\./) },
       { role: 'user', content: 'What is the Moon made of?' },
     ]);

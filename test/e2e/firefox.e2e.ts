@@ -26,8 +26,8 @@ const NO_VOICE = "Your browser has no voice for this language: Astro's replies a
 /**
  * Sooner than the browser engine's whole-utterance watchdog can fire for any text (10 s plus the text's
  * length): a status back at Listening within this bound came from the engine giving up at once (no
- * voice) or from its deadline for the utterance to start (DESIGN §4: every step of speaking has a
- * deadline).
+ * voice) or from its deadline for the utterance to start (docs/behaviour.md §10.16: every step of speaking
+ * has a deadline).
  */
 const SOONER_THAN_ANY_WATCHDOG_MS = speakingDeadlineMs('', 1) - 2_000;
 
@@ -55,8 +55,9 @@ function recordSpeaking(): void {
 
 /**
  * Runs in the page before the app: a speechSynthesis that offers an English voice and accepts every
- * utterance but never starts speaking it, as the issue saw Firefox ESR do. Utterances keep their voice in
- * a plain field, because Firefox only takes its own SpeechSynthesisVoice objects.
+ * utterance but never starts speaking it, as Firefox ESR was seen to do (docs/behaviour.md §10.16).
+ * Utterances keep their voice in a plain field, because Firefox only takes its own SpeechSynthesisVoice
+ * objects.
  */
 function neverStartSpeaking(): void {
   const log = { spoken: [] as string[], cancels: 0 };
@@ -100,7 +101,7 @@ function dialogOpen(page: Page): Promise<boolean> {
   return page.$$eval('[role="dialog"]', (dialogs) => dialogs.length > 0);
 }
 
-/** Three typed questions: the third opens 'Share Your Feedback' (SPEC §4). */
+/** Three typed questions: the third opens 'Share Your Feedback' (docs/behaviour.md §4.18). */
 async function threeQuestions(page: Page, ui: AppUi): Promise<void> {
   await startConversation(ui);
   await typeAndWait(ui, 'What is the Sun?');

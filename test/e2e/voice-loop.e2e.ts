@@ -24,7 +24,7 @@ describe('Skip', () => {
     await waitForStatus(page, 'Speaking...');
     const skip = page.getByRole('button', { name: 'Skip' });
     await skip.waitFor();
-    // SPEC §2's rule stands: the End button stays disabled while speaking; Skip is the way out.
+    // docs/behaviour.md §2.11 stands: the End button stays disabled while speaking; Skip is the way out.
     expect(await page.getByRole('button', { name: 'End Conversation' }).isDisabled()).toBe(true);
     await skip.click();
     await waitForStatus(page, 'Listening...');

@@ -1,7 +1,7 @@
 /**
- * The cost limits as arithmetic (issue: trust and cost): for each call, the requests its limits allow in
- * a day × the most one request can cost, plus the most its reserved concurrency can run, must not exceed
- * the worst case the README states (README, "What it costs": "The worst a day can cost").
+ * The cost limits as arithmetic (docs/behaviour.md §9.10): for each call, the requests its limits allow in a
+ * day × the most one request can cost, plus the most its reserved concurrency can run, must not exceed the
+ * worst case docs/deploy.md states ("What it costs": "The worst a day can cost").
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import { readAstroContext } from '../../infra/context';
 
 const DAY_S = 86_400;
 
-/** us-east-1 list prices (USD), as the README states them. */
+/** us-east-1 list prices (USD), as docs/deploy.md states them. */
 const PRICE = {
   novaLiteInputPerToken: 0.3 / 1e6,
   novaLiteOutputPerToken: 2.5 / 1e6,
@@ -80,28 +80,28 @@ function worstPerDay(route: RouteName): number {
   return allowedPerDay(route) * PER_REQUEST_COST[route] + computeCap(route);
 }
 
-/** The README's stated worst case per day for a call: the row that starts with the call's path. */
+/** docs/deploy.md's stated worst case per day for a call: the row that starts with the call's path. */
 function statedWorstCase(route: string): number {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const readme = readFileSync(new URL('../../docs/deploy.md', import.meta.url), 'utf8');
   const row = new RegExp(`^\\| \`/api/${route}\`.*\\*\\*\\$([\\d,]+)\\*\\*`, 'm').exec(readme);
-  if (!row?.[1]) throw new Error(`README has no worst-case row for /api/${route}`);
+  if (!row?.[1]) throw new Error(`docs/deploy.md has no worst-case row for /api/${route}`);
   return Number(row[1].replaceAll(',', ''));
 }
 
 describe('the worst a day can cost, per call', () => {
   it.each<RouteName>(['chat', 'generateImage', 'feedback', 'speechToken'])(
-    '%s: requests allowed per day × their worst cost stays within the README’s figure',
+    '%s: requests allowed per day × their worst cost stays within docs/deploy.md’s figure',
     (route) => {
       const worst = worstPerDay(route);
       const stated = statedWorstCase(route);
 
       expect(worst).toBeLessThanOrEqual(stated);
-      // …and the README does not overstate it either (rounded up to the dollar).
+      // …and docs/deploy.md does not overstate it either (rounded up to the dollar).
       expect(stated).toBeLessThanOrEqual(Math.ceil(worst) + 1);
     },
   );
 
-  it('names the allowed requests per day the README shows', () => {
+  it('names the allowed requests per day docs/deploy.md shows', () => {
     expect(allowedPerDay('chat')).toBe(432_000);
     expect(allowedPerDay('generateImage')).toBe(86_400);
     expect(allowedPerDay('feedback')).toBe(86_400);

@@ -1,5 +1,5 @@
 /**
- * The abuse suite (issue: trust and cost): what an attacker tries against each endpoint, through the
+ * The abuse suite (docs/behaviour.md §6.3, §12): what an attacker tries against each endpoint, through the
  * real handlers. Cross-site calls, forged reply signatures and forged picture tickets are refused with
  * 403 before any upstream is called; a request from the site itself still works.
  */

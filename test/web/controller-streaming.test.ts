@@ -150,7 +150,7 @@ describe('a streamed reply, spoken sentence by sentence', () => {
     h.stream.picture('Saturn and its rings', 'ticket-1');
     await settle();
     expect(h.images).toEqual(['Saturn and its rings']);
-    // The picture goes with the ticket the server gave for it (DESIGN §2 "Trust").
+    // The picture goes with the ticket the server gave for it (docs/behaviour.md §12.4).
     expect(h.tickets).toEqual(['ticket-1']);
     h.stream.delta('They are ice.');
     h.stream.done({ response: 'Saturn has rings. They are ice.', imagePrompt: 'Saturn and its rings' });

@@ -6,7 +6,7 @@ const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe('message and conversation ids (SPEC §3)', () => {
+describe('message and conversation ids (docs/behaviour.md §3.2, §3.4)', () => {
   it('uses the timestamp, bumped so that messages in the same millisecond stay unique', () => {
     const now = Date.now() + 10_000;
     const first = nextMessageId(now);

@@ -41,7 +41,7 @@ const utterance = (text: string, id: number): ConversationAction => ({
   text,
 });
 
-describe('the conversation reducer (SPEC §4)', () => {
+describe('the conversation reducer (docs/behaviour.md §4)', () => {
   it('starts idle, inactive, in en-US at speed 1 with no messages', () => {
     expect(initialState).toMatchObject({
       status: 'idle',
@@ -234,7 +234,7 @@ describe('the conversation reducer (SPEC §4)', () => {
   });
 });
 
-describe('the Start/End button rule (SPEC §2)', () => {
+describe('the Start/End button rule (docs/behaviour.md §2.11)', () => {
   it('is disabled while thinking, speaking or initializing, and enabled while idle or listening', () => {
     expect(isBusy('thinking')).toBe(true);
     expect(isBusy('speaking')).toBe(true);
@@ -244,7 +244,7 @@ describe('the Start/End button rule (SPEC §2)', () => {
   });
 });
 
-describe('the feedback modal (SPEC §4, §5)', () => {
+describe('the feedback modal (docs/behaviour.md §4.18–§4.20, §5)', () => {
   const turn = (state: ConversationState, n: number) =>
     run(state, utterance(`Question ${n}`, 1000 + n), reply(`Answer ${n}`, 2000 + n), finished);
 
@@ -348,7 +348,7 @@ describe('what is sent and spoken', () => {
     expect(feedbackHistoryOf([huge])[0]).toEqual({ id: 9, text: 'pic', sender: 'astro' });
   });
 
-  it('strips asterisks before speaking (SPEC §5)', () => {
+  it('strips asterisks before speaking (docs/behaviour.md §5.5)', () => {
     expect(speakableText('**Saturn** has *many* rings * indeed')).toBe('Saturn has many rings indeed');
   });
 });

@@ -9,7 +9,7 @@ import {
   languageOf,
 } from '../../../lambdas/contract/languages';
 
-// SPEC §9: locale → voice → direction.
+// docs/behaviour.md §9.1: locale → voice → direction.
 const SPEC_TABLE = [
   ['en-US', 'Jenny', 'ltr'],
   ['es-ES', 'Elvira', 'ltr'],

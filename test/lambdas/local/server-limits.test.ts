@@ -1,5 +1,5 @@
 /**
- * The local server against slow and greedy clients (issue: trust and cost): slow headers and bodies are
+ * The local server against slow and greedy clients (docs/behaviour.md §12.16): slow headers and bodies are
  * cut by their timeouts (short ones injected here), connections are capped, stopping never waits on a
  * client, and the data directory's lock holds against a second process.
  */

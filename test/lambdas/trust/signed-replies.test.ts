@@ -41,7 +41,7 @@ const modelSaw = (bedrock: FakeServer): string =>
     .flatMap((message) => message.content.map((block) => block.text ?? ''))
     .join('\n');
 
-describe('signed replies: a forged assistant turn never reaches the model (DESIGN §2 "Trust")', () => {
+describe('signed replies: a forged assistant turn never reaches the model (docs/behaviour.md §12.3)', () => {
   let bedrock: FakeServer;
   let handler: ApiHandler;
   let logs: CapturedLogs;

@@ -10,8 +10,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-// A streamed reply is sealed exactly as a whole one (DESIGN §2 "Trust"): the picture line's ticket draws
-// that picture, and the done line's signature covers the text the deltas spelled.
+// A streamed reply is sealed exactly as a whole one (docs/behaviour.md §12.2, §12.4): the picture line's
+// ticket draws that picture, and the done line's signature covers the text the deltas spelled.
 describe('seals on a streamed reply', () => {
   const chat = createChatHandler({ ...TRUST_ENV, ASTRO_MODEL: 'offline' });
   const ask = (userMessage: string) =>

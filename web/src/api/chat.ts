@@ -34,8 +34,8 @@ export interface ChatStreamDeadlines {
 export const CHAT_STREAM_DEADLINES: ChatStreamDeadlines = { firstByteMs: 30_000, idleMs: 20_000 };
 
 /**
- * POST /api/chat asking for the streamed reply (DESIGN §2 "Streamed chat"): `onDelta` gets each piece
- * as it arrives, `onPicture` the picture line; resolves to the whole reply. A server (or proxy, or test
+ * POST /api/chat asking for the streamed reply (docs/behaviour.md §11.8): `onDelta` gets each piece as it
+ * arrives, `onPicture` the picture line; resolves to the whole reply. A server (or proxy, or test
  * double) that answers `application/json` instead is taken as the whole reply: one `onDelta` with all
  * of it. A non-OK answer, an `error` line, a malformed line, a stream that breaks off or a deadline
  * that runs out throw an ApiRequestError; what `onDelta` was given so far stays the caller's.
@@ -145,7 +145,7 @@ async function readStream(
   }
 }
 
-/** One NDJSON line checked against the contract's line shapes (DESIGN §2). */
+/** One NDJSON line checked against the contract's line shapes (docs/behaviour.md §11.2). */
 function parseLine(text: string): ChatStreamLine {
   let value: unknown;
   try {

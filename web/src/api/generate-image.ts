@@ -4,12 +4,12 @@ import { objectBody, postJson } from './http';
 
 export type { GenerateImageRequest };
 
-/** SPEC §8: the one message an image failure is logged with. */
+/** docs/behaviour.md §8.7: the one message an image failure is logged with. */
 export const IMAGE_FAILED_MESSAGE = 'Image generation failed';
 
 /**
  * POST /api/generateImage: a picture prompt and the `imageTicket` of the reply that suggested it → the
- * URL of the picture (DESIGN §2 "Trust": without the ticket the server draws nothing).
+ * URL of the picture (docs/behaviour.md §12.4: without the ticket the server draws nothing).
  */
 export async function generateImage(
   request: GenerateImageRequest,

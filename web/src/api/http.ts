@@ -39,8 +39,8 @@ export interface JsonReply {
 
 /**
  * POSTs JSON to the API and returns the parsed body of a 2xx answer. Anything else throws an
- * ApiRequestError whose message is `API call failed: <status>` (SPEC §8); the server's own message is
- * read only for the code, never shown.
+ * ApiRequestError whose message is `API call failed: <status>` (docs/behaviour.md §7.10); the server's own
+ * message is read only for the code, never shown.
  */
 export async function postJson(
   path: string,

@@ -12,7 +12,7 @@ import { useSkipKey } from '../conversation/use-skip-key';
 import { useMessages } from '../i18n/use-messages';
 import { settings } from './env';
 
-/** The one screen (SPEC §2): header, transcript, footer, and the feedback modal over them. */
+/** The one screen (docs/behaviour.md §2): header, transcript, footer, and the feedback modal over them. */
 export function App({ deps }: { readonly deps?: () => ConversationDeps }) {
   const { state, controller } = useConversation(deps);
   const t = useMessages(state.language);

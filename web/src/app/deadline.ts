@@ -1,4 +1,6 @@
-/** Something the app waited for did not happen in time (DESIGN §4: every step has a deadline). */
+/**
+ * Something the app waited for did not happen in time (docs/behaviour.md §9.14: every wait has a deadline).
+ */
 export class DeadlineError extends Error {
   constructor(
     readonly what: string,

@@ -16,8 +16,8 @@ export interface FeedbackModalProps {
 const FOCUSABLE = 'button:not([disabled]), input:not([disabled]), textarea:not([disabled]), [tabindex="0"]';
 
 /**
- * 'Share Your Feedback' (SPEC §2, §5). Focus moves into the dialog, Tab stays inside it, and focus returns
- * to where it was when the dialog closes.
+ * 'Share Your Feedback' (docs/behaviour.md §2.17–§2.18, §5). Focus moves into the dialog, Tab stays inside
+ * it, and focus returns to where it was when the dialog closes.
  */
 export function FeedbackModal({ t, sending, onDismiss, onSubmit }: FeedbackModalProps) {
   const [helpfulness, setHelpfulness] = useState(0);

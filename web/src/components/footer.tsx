@@ -9,7 +9,7 @@ export interface FooterProps {
   readonly settings: WebSettings;
   readonly status: Status;
   readonly active: boolean;
-  /** SPEC §2: disabled while thinking, speaking or initializing. */
+  /** docs/behaviour.md §2.11: disabled while thinking, speaking or initializing. */
   readonly busy: boolean;
   readonly speed: PlaybackSpeed;
   /** Recognition is down and coming back: the status line says so instead of a dead "Listening...". */

@@ -7,7 +7,7 @@ export interface HeaderProps {
   readonly t: Messages;
   readonly settings: WebSettings;
   readonly language: Locale;
-  /** SPEC §2: the dropdown is disabled while a conversation is active. */
+  /** docs/behaviour.md §2.3: the dropdown is disabled while a conversation is active. */
   readonly languageLocked: boolean;
   readonly onLanguage: (language: Locale) => void;
 }

@@ -27,7 +27,9 @@ export interface ConversationDeps {
    * reply. A server that does not stream may report nothing before resolving.
    */
   readonly chat: (request: ChatRequest, handlers: ChatStreamHandlers) => Promise<ChatReply>;
-  /** Draws the picture the tutor suggested; `ticket` is that reply's `imageTicket` (DESIGN §2 "Trust"). */
+  /**
+   * Draws the picture the tutor suggested; `ticket` is that reply's `imageTicket` (docs/behaviour.md §12.4).
+   */
   readonly generateImage: (request: { prompt: string; ticket?: string }) => Promise<{ imageUrl: string }>;
   readonly sendFeedback: (request: FeedbackRequest) => Promise<void>;
   readonly createEngine: () => Promise<SpeechEngine>;
@@ -102,7 +104,9 @@ export class ConversationController {
     this.engine?.setSpeed(speed);
   }
 
-  /** Start (SPEC §4). Must be called synchronously from the tap, for the iPhone audio unlock. */
+  /**
+   * Start (docs/behaviour.md §4.3). Must be called synchronously from the tap, for the iPhone audio unlock.
+   */
   start(): void {
     const conversationId = this.deps.newConversationId();
     const before = this.state;
@@ -114,7 +118,7 @@ export class ConversationController {
     void this.converse(conversationId, initMessage(locale), []);
   }
 
-  /** End (SPEC §4): inactive, idle, interim cleared, the recogniser stopped and closed. */
+  /** End (docs/behaviour.md §4.16): inactive, idle, interim cleared, the recogniser stopped and closed. */
   end(): void {
     const before = this.state;
     if (this.dispatch({ type: 'ended' }) === before) return;
@@ -270,7 +274,8 @@ export class ConversationController {
       );
     } catch (error) {
       logError('chat failed', error);
-      // Before any text: SPEC §8, back to listening. Mid-way: what was shown stays, and is spoken.
+      // Before any text: docs/behaviour.md §4.13, back to listening. Mid-way: what was shown stays, and is
+      // spoken.
       if (replyId === null) {
         this.dispatch({ type: 'chat_failed', conversationId });
         return;

@@ -2,7 +2,10 @@ import { LOADING_ID_PREFIX } from '../../../lambdas/contract/limits';
 
 let lastId = 0;
 
-/** A message id: the current timestamp (SPEC §3), bumped when two messages land in the same millisecond. */
+/**
+ * A message id: the current timestamp (docs/behaviour.md §3.2), bumped when two messages land in the same
+ * millisecond.
+ */
 export function nextMessageId(now: number = Date.now()): number {
   lastId = Math.max(now, lastId + 1);
   return lastId;

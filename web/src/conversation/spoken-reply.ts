@@ -19,8 +19,8 @@ export interface SpokenReplyOptions {
 /**
  * One reply spoken as a pipeline: text arrives in pieces, each complete sentence goes to the engine at
  * once (which prepares it while the one before plays), and `finish` waits for the last. The first failure
- * drops the rest of the reply (logged, SPEC §8: the conversation listens again); `cancel` (Skip, End)
- * makes every sentence not yet handed over stay silent. `finish` never rejects.
+ * drops the rest of the reply (logged, docs/behaviour.md §10.12: listening again); `cancel` (Skip, End) makes
+ * every sentence not yet handed over stay silent. `finish` never rejects.
  */
 export class SpokenReply {
   private readonly cutter: SentenceCutter;
@@ -62,7 +62,7 @@ export class SpokenReply {
   }
 
   private say(sentence: string): void {
-    // SPEC §5: asterisks are never read aloud, sentence by sentence as for a whole reply.
+    // docs/behaviour.md §5.5: asterisks are never read aloud, sentence by sentence as for a whole reply.
     const text = speakableText(sentence);
     if (text !== '') this.sentences.push(this.speak(text));
   }

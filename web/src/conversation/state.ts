@@ -1,6 +1,6 @@
 /**
- * The conversation's state and every rule of SPEC §4–§5, in one reducer. Effects (speech, API calls,
- * audio) live in the controller; it dispatches what happened and reads back what the rules decided.
+ * The conversation's state and every rule of docs/behaviour.md §4–§5, in one reducer. Effects (speech, API
+ * calls, audio) live in the controller; it dispatches what happened and reads back what the rules decided.
  */
 import type { ChatMessage, ChatTurn } from '../../../lambdas/contract/schemas';
 import { DEFAULT_LOCALE, type Locale } from '../../../lambdas/contract/languages';
@@ -19,21 +19,22 @@ import {
 } from '../../../lambdas/contract/limits';
 import type { ListeningHealth } from '../speech/engine';
 
-/** SPEC §4. 'initializing' takes part in the button rule but nothing ever sets it. */
+/** docs/behaviour.md §4.1. 'initializing' takes part in the button rule but nothing ever sets it. */
 export type Status = 'idle' | 'listening' | 'thinking' | 'speaking' | 'initializing';
 
 export type SpeechEngineKind = 'azure' | 'browser' | 'none';
 
 /**
  * A message on screen: the contract's chat message, and for Astro's replies the server's `signature`,
- * sent back with that turn in later histories (DESIGN §2 "Trust"; never shown, never sent with feedback).
+ * sent back with that turn in later histories (docs/behaviour.md §12.2; never shown, never sent with
+ * feedback).
  */
 export type TranscriptMessage = ChatMessage & { readonly signature?: string };
 
 export interface FeedbackState {
   /** The modal is on screen. */
   readonly open: boolean;
-  /** Dismissed or submitted: the modal never shows again (SPEC §4). */
+  /** Dismissed or submitted: the modal never shows again (docs/behaviour.md §4.18). */
   readonly done: boolean;
   readonly sending: boolean;
 }
@@ -170,8 +171,8 @@ export function conversationReducer(state: ConversationState, action: Conversati
 
     case 'utterance_received': {
       const text = action.text.trim();
-      // SPEC §4: a final utterance is accepted only while listening. A rejected one takes its partial
-      // text with it, so no faded bubble is left behind.
+      // docs/behaviour.md §4.7: a final utterance is accepted only while listening. A rejected one takes its
+      // partial text with it, so no faded bubble is left behind.
       if (!state.active || state.status !== 'listening' || text === '') {
         return state.interim === '' ? state : { ...state, interim: '' };
       }
@@ -269,17 +270,17 @@ export function conversationReducer(state: ConversationState, action: Conversati
       return { ...state, feedback: { open: true, done: true, sending: true } };
 
     case 'feedback_settled':
-      // Success or failure alike: the modal closes (SPEC §8).
+      // Success or failure alike: the modal closes (docs/behaviour.md §4.20).
       return { ...state, feedback: { open: false, done: true, sending: false } };
   }
 }
 
-/** SPEC §2: the Start/End button is disabled while thinking, speaking or initializing. */
+/** docs/behaviour.md §2.11: the Start/End button is disabled while thinking, speaking or initializing. */
 export function isBusy(status: Status): boolean {
   return status === 'thinking' || status === 'speaking' || status === 'initializing';
 }
 
-/** SPEC §4: once, at ≥ 3 user messages, not dismissed or sent, conversation still active. */
+/** docs/behaviour.md §4.18: once, at ≥ 3 user messages, not dismissed or sent, conversation still active. */
 function feedbackAfterUserMessage(
   feedback: FeedbackState,
   messages: readonly TranscriptMessage[],
@@ -294,7 +295,7 @@ function isCurrent(state: ConversationState, conversationId: string): boolean {
   return state.active && state.conversationId === conversationId;
 }
 
-/** SPEC §5: Submit is disabled until both ratings are at least 1, and while sending. */
+/** docs/behaviour.md §5.1: Submit is disabled until both ratings are at least 1, and while sending. */
 export function canSubmitFeedback(helpfulness: number, clarity: number, sending: boolean): boolean {
   return !sending && isRating(helpfulness) && isRating(clarity);
 }
@@ -311,7 +312,7 @@ export function isPlaceholder(message: TranscriptMessage): boolean {
  * The history sent with a chat call: the words exchanged so far, user → 'user', astro → 'assistant'.
  * Image messages and placeholders are left out: their text is a picture prompt Astro never said, and the
  * tutor already knows it offered a picture from its own reply. Astro's turns carry their signature.
- * Capped to the API's limits (DESIGN §2), keeping the most recent turns.
+ * Capped to the API's limits (docs/behaviour.md §4.8), keeping the most recent turns.
  */
 export function chatHistoryOf(messages: readonly TranscriptMessage[]): ChatTurn[] {
   return messages
@@ -328,7 +329,7 @@ export function chatHistoryOf(messages: readonly TranscriptMessage[]): ChatTurn[
     .slice(-CHAT_HISTORY_MAX_TURNS);
 }
 
-/** The transcript as sent with feedback (SPEC §7): every message, within the API's limits. */
+/** The transcript as sent with feedback (docs/behaviour.md §4.20): every message, within the API's limits. */
 export function feedbackHistoryOf(messages: readonly TranscriptMessage[]): ChatMessage[] {
   return messages.slice(-FEEDBACK_HISTORY_MAX_MESSAGES).map((message) => {
     const kept: ChatMessage = {
@@ -355,7 +356,7 @@ export function lastReplyText(messages: readonly TranscriptMessage[]): string | 
   return null;
 }
 
-/** Asterisks are markdown emphasis on screen but must never be read aloud (SPEC §5). */
+/** Asterisks are markdown emphasis on screen but must never be read aloud (docs/behaviour.md §5.5). */
 export function speakableText(text: string): string {
   return text
     .replace(/\*/g, '')

@@ -1,7 +1,7 @@
 import type { Locale } from '../../../lambdas/contract/languages';
 
 /**
- * Every string the UI shows, in the ten languages. The English strings SPEC.md names are verbatim.
+ * Every string the UI shows, in the ten languages. The English ones are those docs/behaviour.md §2 quotes.
  * `{provider}` and `{n}` are filled in by `format`.
  */
 const en = {

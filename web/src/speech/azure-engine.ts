@@ -140,7 +140,7 @@ export class AzureSpeechEngine implements SpeechEngine {
     this.deadlines = { ...SPEECH_DEADLINES, ...options.deadlines };
     this.reconnectDelays = options.reconnectDelaysMs ?? RECONNECT_DELAYS_MS;
     this.scheduleRefresh();
-    // Opened now, at Start, so the greeting does not wait for a connection (DESIGN §4).
+    // Opened now, at Start, so the greeting does not wait for a connection (docs/behaviour.md §10.14).
     this.synthesisLine();
   }
 
