@@ -33,7 +33,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/lambdas/contract/schemas', '**/lambdas/contract/schemas.ts'],
+              // '#' opens a comment in these gitignore-style patterns, hence the backslash.
+              group: ['\\#contract/schemas', '**/lambdas/contract/schemas', '**/lambdas/contract/schemas.ts'],
               allowTypeImports: true,
               message: 'The web may import only types from the schemas (keeps zod out of the bundle).',
             },
