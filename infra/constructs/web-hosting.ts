@@ -32,7 +32,7 @@ import {
   HSTS_MAX_AGE_SECONDS,
   PERMISSIONS_POLICY,
   RESOURCE_CONTENT_SECURITY_POLICY,
-} from '../web-security';
+} from '../../lambdas/contract/security-headers';
 
 export interface WebHostingProps {
   /** The Vite build (index.html and hashed assets/). */

@@ -2,7 +2,7 @@ import { INIT_MARKER } from '../contract/languages';
 import { IMAGE_PROMPT_MAX_CHARS } from '../contract/limits';
 import type { UnsignedReply } from '../trust/trust';
 import type { TutorReply } from '../tutor/tutor';
-import { upstreamFailed } from '../tutor/upstream';
+import { upstreamFailed } from '../upstream/upstream-errors';
 
 /**
  * The tutor's reply as the contract promises it, whichever provider wrote it: the `__INIT__` marker

@@ -3,7 +3,7 @@ import type { ChatStreamLine } from '../contract/schemas';
 import { StreamedText, withoutPartial, withoutTrailingSpace } from '../tutor/streamed-text';
 import type { Trust } from '../trust/trust';
 import type { TutorStreamEvent } from '../tutor/tutor';
-import { upstreamFailed } from '../tutor/upstream';
+import { upstreamFailed } from '../upstream/upstream-errors';
 import { clampPrompt, toChatResponse, withoutMarker } from './chat-response';
 
 /** One NDJSON line. */

@@ -1,13 +1,14 @@
-import { BedrockRuntimeClient, InvokeModelCommand } from '@aws-sdk/client-bedrock-runtime';
+import { InvokeModelCommand } from '@aws-sdk/client-bedrock-runtime';
 import type { ImageConfig } from '../config';
+import { bedrockRuntimeClient } from '../upstream/bedrock-client';
+import { deadline } from '../upstream/deadline';
 import {
   contentFiltered,
-  deadline,
   fromAwsError,
   MalformedReply,
   mentionsContentFilter,
   upstreamFailed,
-} from '../tutor/upstream';
+} from '../upstream/upstream-errors';
 import { imageFromBase64 } from './image-bytes';
 import type { ImageMaker, MadeImage } from './image-maker';
 import { NEGATIVE_TEXT, seedFor, styledPrompt } from './picture-style';
@@ -33,8 +34,8 @@ export function textToImageBody(prompt: string) {
 
 /** Pictures from Amazon Bedrock's InvokeModel (Nova Canvas by default), as PNG. */
 export function createBedrockImageMaker(config: ImageConfig): ImageMaker {
-  const { modelId, region, endpoint, credentials } = config.bedrock;
-  const client = new BedrockRuntimeClient({ region, endpoint, credentials, maxAttempts: 1 });
+  const { modelId } = config.bedrock;
+  const client = bedrockRuntimeClient(config.bedrock);
   return {
     provider: 'bedrock',
     async make(prompt, signal): Promise<MadeImage> {

@@ -1,5 +1,5 @@
 import type { MadeImage } from './image-maker';
-import { MalformedReply } from '../tutor/upstream';
+import { MalformedReply } from '../upstream/upstream-errors';
 
 /**
  * A picture from a model's base64 answer, checked by its first bytes: whatever is stored and then

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { ImageConfig } from '../config';
 import { IMAGES_PATH_PREFIX } from '../contract/routes';
-import { deadline, fromAwsError } from '../tutor/upstream';
+import { deadline } from '../upstream/deadline';
+import { fromAwsError } from '../upstream/upstream-errors';
 import type { MadeImage } from './image-maker';
 import { PICTURE_EXTENSIONS } from './picture-key';
 

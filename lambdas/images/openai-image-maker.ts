@@ -1,6 +1,7 @@
 import type { ImageConfig } from '../config';
-import { OpenAiRequestRejected, postJson, type OpenAiServer } from '../tutor/openai-http';
-import { deadline, MalformedReply, upstreamFailed } from '../tutor/upstream';
+import { OpenAiRequestRejected, postJson, type OpenAiServer } from '../upstream/openai-http';
+import { deadline } from '../upstream/deadline';
+import { MalformedReply, upstreamFailed } from '../upstream/upstream-errors';
 import { imageFromBase64 } from './image-bytes';
 import type { ImageMaker, MadeImage } from './image-maker';
 import { styledPrompt } from './picture-style';

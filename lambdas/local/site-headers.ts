@@ -3,7 +3,7 @@ import {
   PERMISSIONS_POLICY,
   REFERRER_POLICY,
   RESOURCE_CONTENT_SECURITY_POLICY,
-} from '../../infra/web-security';
+} from '../contract/security-headers';
 
 /** Headers every local answer carries, as CloudFront's response-headers policy adds them when deployed. */
 const COMMON = {
@@ -13,7 +13,7 @@ const COMMON = {
 } as const;
 
 /**
- * The deployed policy (one definition, in infra/web-security.ts), minus what only makes sense over HTTPS:
+ * The deployed policy (one definition, in lambdas/contract/security-headers.ts), minus what only makes sense over HTTPS:
  * the local server speaks plain HTTP, so `upgrade-insecure-requests` would send the browser to an
  * https://localhost that does not exist, and HSTS is not sent at all.
  */

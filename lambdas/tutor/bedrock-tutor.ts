@@ -1,5 +1,4 @@
 import {
-  BedrockRuntimeClient,
   ConverseCommand,
   ConverseStreamCommand,
   type ContentBlock,
@@ -11,21 +10,14 @@ import {
   type ToolConfiguration,
 } from '@aws-sdk/client-bedrock-runtime';
 import type { TutorConfig } from '../config';
+import { bedrockRuntimeClient } from '../upstream/bedrock-client';
+import { deadline, streamDeadline, within, type StreamDeadline } from '../upstream/deadline';
+import { contentFiltered, fromAwsError, MalformedReply, upstreamFailed } from '../upstream/upstream-errors';
 import { modelTurns } from './conversation';
 import { guardrailFields } from './guardrail';
 import { picturePrompt, spokenText, spokenTextStream } from './model-text';
 import { PICTURE_SHOWN, SHOW_PICTURE_TOOL, systemPrompt } from './system-prompt';
 import { doneEvent, type Tutor, type TutorReply, type TutorRequest, type TutorStreamEvent } from './tutor';
-import {
-  contentFiltered,
-  deadline,
-  fromAwsError,
-  MalformedReply,
-  streamDeadline,
-  upstreamFailed,
-  within,
-  type StreamDeadline,
-} from './upstream';
 
 const TOOL_CONFIG: ToolConfiguration = {
   tools: [
@@ -156,13 +148,12 @@ function checkStopReason(stopReason: string | undefined): void {
 }
 
 /**
- * The tutor on Amazon Bedrock's Converse API. One deadline covers the whole reply. The SDK's retries
- * are off: the learner is waiting, a retried throttled call only deepens the throttling, and the web app
- * returns to listening on failure so the learner can simply ask again.
+ * The tutor on Amazon Bedrock's Converse API. One deadline covers the whole reply; the client makes one
+ * attempt per call (why: upstream/bedrock-client.ts).
  */
 export function createBedrockTutor(config: TutorConfig): Tutor {
-  const { modelId, region, endpoint, credentials } = config.bedrock;
-  const client = new BedrockRuntimeClient({ region, endpoint, credentials, maxAttempts: 1 });
+  const { modelId } = config.bedrock;
+  const client = bedrockRuntimeClient(config.bedrock);
 
   const request = (tutorRequest: TutorRequest) => ({
     base: {

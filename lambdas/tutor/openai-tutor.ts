@@ -4,21 +4,12 @@ import { log } from '../http/log';
 import { modelTurns } from './conversation';
 import { ApiError } from '../http/api-error';
 import { picturePrompt, spokenText, spokenTextStream } from './model-text';
-import { OpenAiRequestRejected, postForStream, postJson, type OpenAiServer } from './openai-http';
+import { OpenAiRequestRejected, postForStream, postJson, type OpenAiServer } from '../upstream/openai-http';
 import { chunksOf, serverSentData } from './server-sent-events';
 import { PICTURE_SHOWN, SHOW_PICTURE_TOOL, systemPrompt } from './system-prompt';
 import { doneEvent, type Tutor, type TutorReply, type TutorRequest, type TutorStreamEvent } from './tutor';
-import {
-  contentFiltered,
-  deadline,
-  type Deadline,
-  MalformedReply,
-  streamDeadline,
-  timedOut,
-  upstreamFailed,
-  within,
-  type StreamDeadline,
-} from './upstream';
+import { deadline, type Deadline, streamDeadline, within, type StreamDeadline } from '../upstream/deadline';
+import { contentFiltered, MalformedReply, timedOut, upstreamFailed } from '../upstream/upstream-errors';
 
 const TOOLS = [
   {

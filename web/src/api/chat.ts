@@ -1,7 +1,7 @@
-import { ERROR_STATUS, type ErrorCode } from '../../../lambdas/contract/errors';
-import { SIGNATURE_MAX_CHARS, TICKET_MAX_CHARS } from '../../../lambdas/contract/limits';
-import { API_ROUTES, CHAT_STREAM_MEDIA_TYPE } from '../../../lambdas/contract/routes';
-import type { ChatRequest, ChatResponse, ChatStreamLine } from '../../../lambdas/contract/schemas';
+import { ERROR_STATUS, type ErrorCode } from '#contract/errors';
+import { SIGNATURE_MAX_CHARS, TICKET_MAX_CHARS } from '#contract/limits';
+import { API_ROUTES, CHAT_STREAM_MEDIA_TYPE } from '#contract/routes';
+import type { ChatRequest, ChatResponse, ChatStreamLine } from '#contract/schemas';
 import { settings } from '../app/env';
 import { ApiRequestError, errorCodeOf, objectBody } from './http';
 

@@ -1,6 +1,6 @@
-import type { FeedbackRequest } from '../../../lambdas/contract/schemas';
-import { API_ROUTES } from '../../../lambdas/contract/routes';
-import { FEEDBACK_MAX_BODY_BYTES } from '../../../lambdas/contract/limits';
+import type { FeedbackRequest } from '#contract/schemas';
+import { API_ROUTES } from '#contract/routes';
+import { FEEDBACK_MAX_BODY_BYTES } from '#contract/limits';
 import { postJson } from './http';
 
 export type { FeedbackRequest };

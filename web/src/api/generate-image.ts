@@ -1,5 +1,5 @@
-import type { GenerateImageRequest, GenerateImageResponse } from '../../../lambdas/contract/schemas';
-import { API_ROUTES } from '../../../lambdas/contract/routes';
+import type { GenerateImageRequest, GenerateImageResponse } from '#contract/schemas';
+import { API_ROUTES } from '#contract/routes';
 import { objectBody, postJson } from './http';
 
 export type { GenerateImageRequest };

@@ -1,4 +1,4 @@
-import type { ErrorBody, ErrorCode } from '../../../lambdas/contract/errors';
+import type { ErrorBody, ErrorCode } from '#contract/errors';
 import { settings } from '../app/env';
 
 /** A non-OK answer from the API, with the contract's error code when the body carried one. */

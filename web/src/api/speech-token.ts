@@ -1,5 +1,5 @@
-import type { SpeechTokenResponse } from '../../../lambdas/contract/schemas';
-import { API_ROUTES } from '../../../lambdas/contract/routes';
+import type { SpeechTokenResponse } from '#contract/schemas';
+import { API_ROUTES } from '#contract/routes';
 import { ApiRequestError, objectBody, postJson } from './http';
 
 export type { SpeechTokenResponse };

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../../lambdas/contract/schemas';
+import type { ChatMessage } from '#contract/schemas';
 
 /** A polite live region that reads each new message from Astro to screen-reader users. */
 export function Announcer({ messages }: { readonly messages: readonly ChatMessage[] }) {

@@ -1,5 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { CHAT_USER_MESSAGE_MAX_CHARS } from '../../../lambdas/contract/limits';
+import { CHAT_USER_MESSAGE_MAX_CHARS } from '#contract/limits';
 import type { Messages } from '../i18n/messages';
 
 export interface ComposerProps {

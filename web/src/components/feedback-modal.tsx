@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { FEEDBACK_SUGGESTION_MAX_CHARS } from '../../../lambdas/contract/limits';
+import { FEEDBACK_SUGGESTION_MAX_CHARS } from '#contract/limits';
 import type { FeedbackInput } from '../conversation/controller';
 import { canSubmitFeedback } from '../conversation/state';
 import type { Messages } from '../i18n/messages';

@@ -1,4 +1,4 @@
-import { PLAYBACK_SPEEDS, type PlaybackSpeed } from '../../../lambdas/contract/limits';
+import { PLAYBACK_SPEEDS, type PlaybackSpeed } from '#contract/limits';
 import type { WebSettings } from '../app/env';
 import type { Status } from '../conversation/state';
 import type { ListeningHealth } from '../speech/engine';

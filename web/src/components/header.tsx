@@ -1,4 +1,4 @@
-import { LANGUAGES, type Locale } from '../../../lambdas/contract/languages';
+import { LANGUAGES, type Locale } from '#contract/languages';
 import type { WebSettings } from '../app/env';
 import { format, type Messages } from '../i18n/messages';
 import { Logo } from './logo';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ChatMessage } from '../../../lambdas/contract/schemas';
+import type { ChatMessage } from '#contract/schemas';
 import { logError } from '../app/log';
 import type { Messages } from '../i18n/messages';
 import { RichText } from './rich-text';

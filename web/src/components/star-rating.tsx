@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { RATING_MAX, RATING_MIN } from '../../../lambdas/contract/limits';
+import { RATING_MAX, RATING_MIN } from '#contract/limits';
 import { format, type Messages } from '../i18n/messages';
 
 export interface StarRatingProps {

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { languageOf, type Locale } from '../../../lambdas/contract/languages';
-import type { ChatMessage } from '../../../lambdas/contract/schemas';
+import { languageOf, type Locale } from '#contract/languages';
+import type { ChatMessage } from '#contract/schemas';
 import type { Messages } from '../i18n/messages';
 import { MessageBubble } from './message-bubble';
 

@@ -1,6 +1,6 @@
-import { initMessage, type Locale } from '../../../lambdas/contract/languages';
-import { CHAT_USER_MESSAGE_MAX_CHARS, type PlaybackSpeed } from '../../../lambdas/contract/limits';
-import type { ChatTurn } from '../../../lambdas/contract/schemas';
+import { initMessage, type Locale } from '#contract/languages';
+import { CHAT_USER_MESSAGE_MAX_CHARS, type PlaybackSpeed } from '#contract/limits';
+import type { ChatTurn } from '#contract/schemas';
 import { streamChat, type ChatReply, type ChatRequest, type ChatStreamHandlers } from '../api/chat';
 import { sendFeedback, type FeedbackRequest } from '../api/feedback';
 import { generateImage } from '../api/generate-image';

@@ -1,4 +1,4 @@
-import { LOADING_ID_PREFIX } from '../../../lambdas/contract/limits';
+import { LOADING_ID_PREFIX } from '#contract/limits';
 
 let lastId = 0;
 

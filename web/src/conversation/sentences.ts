@@ -1,4 +1,4 @@
-import type { Locale } from '../../../lambdas/contract/languages';
+import type { Locale } from '#contract/languages';
 
 /** Shorter pieces ("Mr. ", "はい。") ride with the next sentence rather than being synthesized alone. */
 const MIN_SENTENCE_CHARS = 5;

@@ -1,4 +1,4 @@
-import type { Locale } from '../../../lambdas/contract/languages';
+import type { Locale } from '#contract/languages';
 import { logError } from '../app/log';
 import { NoVoiceError, type SpeechEngine } from '../speech/engine';
 import { SentenceCutter } from './sentences';

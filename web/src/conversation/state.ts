@@ -2,8 +2,8 @@
  * The conversation's state and every rule of docs/behaviour.md §4–§5, in one reducer. Effects (speech, API
  * calls, audio) live in the controller; it dispatches what happened and reads back what the rules decided.
  */
-import type { ChatMessage, ChatTurn } from '../../../lambdas/contract/schemas';
-import { DEFAULT_LOCALE, type Locale } from '../../../lambdas/contract/languages';
+import type { ChatMessage, ChatTurn } from '#contract/schemas';
+import { DEFAULT_LOCALE, type Locale } from '#contract/languages';
 import {
   CHAT_HISTORY_MAX_TURNS,
   CHAT_TURN_MAX_CHARS,
@@ -16,7 +16,7 @@ import {
   RATING_MAX,
   RATING_MIN,
   type PlaybackSpeed,
-} from '../../../lambdas/contract/limits';
+} from '#contract/limits';
 import type { ListeningHealth } from '../speech/engine';
 
 /** docs/behaviour.md §4.1. 'initializing' takes part in the button rule but nothing ever sets it. */

@@ -1,4 +1,4 @@
-import type { Locale } from '../../../lambdas/contract/languages';
+import type { Locale } from '#contract/languages';
 
 /**
  * Every string the UI shows, in the ten languages. The English ones are those docs/behaviour.md §2 quotes.

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { languageOf, type Locale } from '../../../lambdas/contract/languages';
+import { languageOf, type Locale } from '#contract/languages';
 import { MESSAGES, type Messages } from './messages';
 
 /** The UI strings of the chosen language; the page's `lang`, `dir` and title follow it. */

@@ -1,7 +1,7 @@
 import type * as SpeechSdkModule from 'microsoft-cognitiveservices-speech-sdk';
 import speechProcessorUrl from 'microsoft-cognitiveservices-speech-sdk/distrib/browser/speech-processor.js?url&no-inline';
-import type { SpeechTokenResponse } from '../../../lambdas/contract/schemas';
-import { languageOf, type Locale } from '../../../lambdas/contract/languages';
+import type { SpeechTokenResponse } from '#contract/schemas';
+import { languageOf, type Locale } from '#contract/languages';
 import { logError } from '../app/log';
 import type { AudioOutput } from './audio-player';
 import { SPEECH_TOKEN_DEADLINE_MS } from '../api/speech-token';

@@ -1,4 +1,4 @@
-import type { Locale } from '../../../lambdas/contract/languages';
+import type { Locale } from '#contract/languages';
 
 /**
  * How recognition is doing: `listening` (audio flows to the recogniser), `reconnecting` (the recogniser

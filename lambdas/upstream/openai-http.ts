@@ -3,15 +3,15 @@
  * `fetch`: no extra dependency, nothing vendor-specific, and the same code reaches every such server.
  */
 import { ApiError } from '../http/api-error';
+import type { Deadline } from './deadline';
 import {
   contentFiltered,
-  type Deadline,
   MalformedReply,
   mentionsContentFilter,
   rateLimited,
   timedOut,
   upstreamFailed,
-} from './upstream';
+} from './upstream-errors';
 
 export interface OpenAiServer {
   readonly baseUrl: string;

@@ -1,6 +1,12 @@
 /**
  * The browser security headers Astro is served with: plain data and pure functions, no CDK, so the
- * CloudFront response-headers policy and the local server can send the same policy.
+ * CloudFront response-headers policy (infra/constructs/web-hosting.ts) and the local server
+ * (lambdas/local/site-headers.ts) send the same policy.
+ *
+ * Why in the contract: it is the one folder every layer may import (the lint boundaries in
+ * eslint.config.js), and what a browser may load from the site is part of what the server promises it,
+ * whoever serves it. In infra/ the local server would import up into the stack; in lambdas/local/ the
+ * stack would import the development server.
  */
 
 /**
