@@ -1,5 +1,5 @@
 /**
- * How failures of a model or storage service become the contract's errors (DESIGN §2), shared by the
+ * How failures of a model or storage service become the contract's errors (docs/behaviour.md §8.4), shared by the
  * tutor and picture providers. The upstream's own message goes to the log (as the ApiError's cause),
  * never to the caller.
  */
