@@ -1,7 +1,7 @@
 /**
- * How failures of a model or storage service become the contract's errors (docs/behaviour.md §8.4), shared by the
- * tutor and picture providers. The upstream's own message goes to the log (as the ApiError's cause),
- * never to the caller.
+ * How failures of a model or storage service become the contract's errors (docs/behaviour.md §8.4),
+ * shared by the tutor and picture providers. The upstream's own message goes to the log (as the
+ * ApiError's cause), never to the caller.
  */
 import { ApiError } from '../http/api-error';
 import type { Deadline } from './deadline';
