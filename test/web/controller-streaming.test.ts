@@ -99,11 +99,12 @@ describe('a streamed reply, spoken sentence by sentence', () => {
     await settle();
     expect(h.astroTexts()).toEqual(['Hello! I am ']);
     expect(h.controller.getState().status).toBe('speaking');
-    // "Hello!" is complete once more text follows it; the rest is still arriving.
+    // "Hello!" is complete; the rest is still arriving.
     expect(h.engine.spoken).toEqual(['Hello!']);
-    h.stream.delta('**Astro**, your guide. What shall we explore?');
+    h.stream.delta('**Astro**, your guide. What shall we');
     await settle();
     expect(h.engine.spoken).toEqual(['Hello!', 'I am Astro, your guide.']);
+    h.stream.delta(' explore?');
     h.stream.done({ response: 'Hello! I am **Astro**, your guide. What shall we explore?' });
     await settle();
     expect(h.engine.spoken).toEqual(['Hello!', 'I am Astro, your guide.', 'What shall we explore?']);

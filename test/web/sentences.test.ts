@@ -24,9 +24,11 @@ describe('cutting a streamed reply into sentences', () => {
     expect(cutter.push('太陽は恒星です。')).toEqual(['太陽は恒星です。']);
     const english = new SentenceCutter('en-US');
     expect(english.push('The Sun is a star. ')).toEqual(['The Sun is a star.']);
+    expect(english.push('Great question!')).toEqual(['Great question!']);
     expect(english.push('It is 1.')).toEqual([]);
     expect(english.push('4 million km wide.')).toEqual([]);
-    expect(english.flush()).toEqual(['It is 1.4 million km wide.']);
+    expect(english.push(' Really?')).toEqual(['It is 1.4 million km wide.', 'Really?']);
+    expect(english.flush()).toEqual([]);
   });
 
   it('keeps a decimal whole even when the stream breaks it at the point', () => {

@@ -6,10 +6,11 @@ const MIN_SENTENCE_CHARS = 5;
 const MAX_SENTENCE_CHARS = 280;
 const PAUSES = /[,;:،、，；：]\s*|\s+/gu;
 /**
- * The last piece is already a whole sentence when it ends in a full stop that needs nothing after it
- * (Chinese and Japanese), or in sentence punctuation followed by a space: no need to wait for more text.
+ * The last piece is already a whole sentence when it ends in a mark that cannot go on: a Chinese or
+ * Japanese full stop, `!`, `?`, `؟` or `…` (a first "Great question!" is spoken without waiting for the
+ * next token); a `.` only with a space after it, since "1." may become "1.4" and "Mr." a name.
  */
-const ENDED = /(?:[。！？]|[.!?؟…]["'”’»)\]]*\s)\s*$/u;
+const ENDED = /(?:[。！？!?؟…]|[.!?؟…]["'”’»)\]]*\s)\s*$/u;
 
 /**
  * Cuts a reply that arrives in pieces into sentences as soon as each is complete, with the locale's own
