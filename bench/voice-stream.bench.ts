@@ -203,9 +203,7 @@ interface Turn {
   readonly worstGap: number;
   /** The smallest lead of a next sentence's readiness over the previous one's end (< 0: it was late). */
   readonly closestReady: number;
-  /** The token after the first sentence (the cutter needs it to know the sentence ended) − the one completing it. */
-  readonly cutterWait: number;
-  /** Azure only: that next token → the first SSML at the service; the first audio byte sent → playing. */
+  /** Azure only: the first sentence complete at the model → its SSML at the service; first byte → playing. */
   readonly toSsml?: number;
   readonly firstByteToPlaying?: number;
 }
@@ -232,7 +230,6 @@ function turnFigures(
     overhead: firstAudio - (sentenceDone - phraseAt) - SYNTHESIS_FIRST_BYTE_MS,
     worstGap: Math.max(...gaps),
     closestReady: Math.min(...leads),
-    cutterWait: (answer.sentAt[FIRST_SENTENCE_TOKEN + 1] ?? Number.NaN) - sentenceDone,
   };
 }
 
@@ -347,7 +344,7 @@ async function azureTurns(
       );
       turns.push({
         ...figures,
-        toSsml: (at('ssml')[0] ?? Number.NaN) - (answer.sentAt[FIRST_SENTENCE_TOKEN + 1] ?? Number.NaN),
+        toSsml: (at('ssml')[0] ?? Number.NaN) - (answer.sentAt[FIRST_SENTENCE_TOKEN] ?? Number.NaN),
         firstByteToPlaying: (playing[0] ?? Number.NaN) - (firstAudioSent[0] ?? Number.NaN),
       });
     }
@@ -507,8 +504,7 @@ async function main(): Promise<void> {
       'Azure engine (real Speech SDK, fake speech service)',
       azure.turns,
       (medianOf) => [
-        `of which: waiting for the token after the first sentence (the cutter needs it to know the sentence ` +
-          `ended) ${ms(medianOf('cutterWait'))}, that token → first SSML at the service ${ms(medianOf('toSsml'))}, ` +
+        `of which: the first sentence's last token sent → its SSML at the service ${ms(medianOf('toSsml'))}, ` +
           `first audio byte sent → playing ${ms(medianOf('firstByteToPlaying'))}`,
         `the test harness's share: a websocket round trip through page.routeWebSocket, median ` +
           `${ms(azure.roundTrip)} (the SSML out and the audio in each cross it once)`,
@@ -518,9 +514,7 @@ async function main(): Promise<void> {
     const browserMeasured = report(
       'Browser engine (fake speechSynthesis: 150 ms to ready each utterance, 15 characters/s)',
       browserEngine,
-      (medianOf) => [
-        `of which: waiting for the token after the first sentence (the cutter needs it) ${ms(medianOf('cutterWait'))}`,
-      ],
+      () => [],
     );
     if (!azureMeasured || !browserMeasured) process.exitCode = 1;
   } finally {
