@@ -21,18 +21,17 @@
  * every figure is known: the whole file then runs in about three minutes. A missed goal is printed, not
  * failed (shared CI machines); a turn that could not be measured fails the run.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startLocalServer } from '../lambdas/local/server';
 import { routeAzureSpeech } from '../test/e2e/support/azure-speech-route';
 import { installSpeechFakes } from '../test/e2e/support/speech-fakes';
 import { AzureSpeechFake, type SynthesisScript, type TimelineEntry } from '../test/support/azure-speech-fake';
 import { silentMp3 } from '../test/support/silent-mp3';
+import { buildWeb, median, routedWebSocketRoundTrip } from './support/browser-bench';
 import { sentencesOf } from '../web/src/conversation/sentences';
 import { startPacedModel, type PacedAnswer } from './support/paced-model';
 
@@ -68,8 +67,6 @@ const FIRST_SENTENCE_TOKEN = REPLY_TOKENS.findIndex(
       .trim().length >= (SENTENCES[0] ?? '').length,
 );
 const spokenMs = (text: string) => (text.length / CHARS_PER_SECOND) * 1000;
-
-const root = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * Runs in the page before the app: when each media element fired `playing` and `ended` (the Azure
@@ -233,12 +230,6 @@ function turnFigures(
   };
 }
 
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-};
-
 /** Waits for the status line to read Listening (the reply finished or was skipped). */
 const listening = (page: Page) =>
   page.locator('#status-line', { hasText: 'Listening...' }).waitFor({ timeout: 30_000 });
@@ -262,33 +253,6 @@ async function timingsReach(page: Page, key: keyof PageTimings, count: number): 
     [key, count] as const,
     { timeout: 30_000 },
   );
-}
-
-/**
- * How long a message takes through Playwright's websocket routing and back, measured in the page on a
- * routed echo socket at a speech host (so the page's CSP allows it), median of 20.
- */
-async function routedWebSocketRoundTrip(page: Page): Promise<number> {
-  await page.routeWebSocket(/\/bench-echo$/, (route) => route.onMessage((message) => route.send(message)));
-  const trips = await page.evaluate(async () => {
-    const socket = new WebSocket('wss://eastus.tts.speech.microsoft.com/bench-echo');
-    await new Promise((resolve, reject) => {
-      socket.onopen = resolve;
-      socket.onerror = reject;
-    });
-    const measured: number[] = [];
-    for (let trip = 0; trip < 20; trip += 1) {
-      const sent = performance.now();
-      await new Promise((resolve) => {
-        socket.onmessage = resolve;
-        socket.send(String(trip));
-      });
-      measured.push(performance.now() - sent);
-    }
-    socket.close();
-    return measured;
-  });
-  return median(trips);
 }
 
 async function azureTurns(
@@ -449,19 +413,7 @@ async function main(): Promise<void> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
   if (SENTENCES.length !== 4 || FIRST_SENTENCE_TOKEN < 0)
     throw new Error('the bench reply must be 4 sentences');
-  const build = spawnSync(
-    process.execPath,
-    [
-      join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
-      'build',
-      '--config',
-      'web/vite.config.ts',
-      '--logLevel',
-      'error',
-    ],
-    { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  if (build.status !== 0) throw new Error('vite build failed');
+  buildWeb();
 
   const model = await startPacedModel({
     firstTokenMs: FIRST_TOKEN_MS,

@@ -11,16 +11,15 @@
  * websocket hops through Playwright's routing are counted in the overhead; their round trip is measured
  * and printed beside it. Prints the figures; a missed goal is reported, not failed (shared CI machines).
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import { startLocalServer } from '../lambdas/local/server';
 import { routeAzureSpeech } from '../test/e2e/support/azure-speech-route';
 import { silentMp3 } from '../test/support/silent-mp3';
+import { buildWeb, median, routedWebSocketRoundTrip } from './support/browser-bench';
 
 const TURNS = Number(process.env.BENCH_VOICE_TURNS ?? 12);
 const GOAL_MS = 30;
@@ -33,8 +32,6 @@ const QUESTIONS = [
   'What is a comet made of?',
   'How hot is the Sun?',
 ];
-
-const root = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * Runs in the page before the app: when each media element fired `playing`, and each /api/chat request's
@@ -71,54 +68,9 @@ function timingsOf(page: Page): Promise<PageTimings> {
   return page.evaluate(() => (window as unknown as { __timings: PageTimings }).__timings);
 }
 
-/**
- * How long a message takes through Playwright's websocket routing and back, measured in the page on a
- * routed echo socket at a speech host (so the page's CSP allows it), median of 20.
- */
-async function routedWebSocketRoundTrip(page: Page): Promise<number> {
-  await page.routeWebSocket(/\/bench-echo$/, (route) => route.onMessage((message) => route.send(message)));
-  const trips = await page.evaluate(async () => {
-    const socket = new WebSocket('wss://eastus.tts.speech.microsoft.com/bench-echo');
-    await new Promise((resolve, reject) => {
-      socket.onopen = resolve;
-      socket.onerror = reject;
-    });
-    const measured: number[] = [];
-    for (let trip = 0; trip < 20; trip += 1) {
-      const sent = performance.now();
-      await new Promise((resolve) => {
-        socket.onmessage = resolve;
-        socket.send(String(trip));
-      });
-      measured.push(performance.now() - sent);
-    }
-    socket.close();
-    return measured;
-  });
-  return median(trips);
-}
-
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-};
-
 async function main(): Promise<void> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-  const build = spawnSync(
-    process.execPath,
-    [
-      join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
-      'build',
-      '--config',
-      'web/vite.config.ts',
-      '--logLevel',
-      'error',
-    ],
-    { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  if (build.status !== 0) throw new Error('vite build failed');
+  buildWeb();
 
   const dataDir = await mkdtemp(join(tmpdir(), 'astro-bench-voice-'));
   const server = await startLocalServer({

@@ -3,11 +3,10 @@
  * chunk it imports statically, gzip) and each chunk's size, from Vite's manifest. The speech SDK must be a
  * lazy chunk; the initial JS budget is 100 KB gzip. Exits non-zero when either does not hold.
  */
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { buildWeb, root } from './support/browser-bench';
 
 interface ManifestChunk {
   readonly file: string;
@@ -21,28 +20,9 @@ interface ManifestChunk {
 }
 
 const INITIAL_JS_BUDGET_BYTES = 100 * 1024;
-const root = fileURLToPath(new URL('..', import.meta.url));
 const outDir = join(root, 'dist', 'web');
 
-const build = spawnSync(
-  process.execPath,
-  [
-    join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
-    'build',
-    '--config',
-    'web/vite.config.ts',
-    '--logLevel',
-    'error',
-  ],
-  {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  },
-);
-if (build.status !== 0) {
-  console.error('vite build failed');
-  process.exit(1);
-}
+buildWeb();
 
 const manifest = JSON.parse(readFileSync(join(outDir, '.vite', 'manifest.json'), 'utf8')) as Record<
   string,
