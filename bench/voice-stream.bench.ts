@@ -21,17 +21,16 @@
  * every figure is known: the whole file then runs in about three minutes. A missed goal is printed, not
  * failed (shared CI machines); a turn that could not be measured fails the run.
  */
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startLocalServer } from '../lambdas/local/server';
 import { routeAzureSpeech } from '../test/e2e/support/azure-speech-route';
 import { installSpeechFakes } from '../test/e2e/support/speech-fakes';
 import { AzureSpeechFake, type SynthesisScript, type TimelineEntry } from '../test/support/azure-speech-fake';
 import { silentMp3 } from '../test/support/silent-mp3';
-import { buildWeb, median, routedWebSocketRoundTrip } from './support/browser-bench';
+import { buildWeb, launchVoiceChromium, median, routedWebSocketRoundTrip } from './support/browser-bench';
 import { sentencesOf } from '../web/src/conversation/sentences';
 import { startPacedModel, type PacedAnswer } from './support/paced-model';
 
@@ -44,7 +43,6 @@ const RATIO_GOAL = 0.35;
 const OVERHEAD_GOAL_MS = 30;
 /** A synthesized sentence ends with its own pause; a handoff shorter than this adds nothing one hears. */
 const AUDIBLE_GAP_MS = 50;
-const CHROMIUM = '/usr/bin/chromium';
 const QUESTION = 'Why is Mars red?';
 const GREETING = 'Hi, I am Astro!';
 /** 82 tokens, four sentences: 15, 69, 60 and 272 characters. */
@@ -410,7 +408,6 @@ function report(
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
   if (SENTENCES.length !== 4 || FIRST_SENTENCE_TOKEN < 0)
     throw new Error('the bench reply must be 4 sentences');
   buildWeb();
@@ -434,17 +431,7 @@ async function main(): Promise<void> {
       SPEECH_SECRET_ID: '',
     },
   });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      '--autoplay-policy=no-user-gesture-required',
-    ],
-  });
+  const browser = await launchVoiceChromium();
   try {
     console.log(
       `streamed replies: model first token ${FIRST_TOKEN_MS} ms then ${TOKENS_PER_SECOND} tokens/s, ` +

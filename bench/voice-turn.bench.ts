@@ -11,19 +11,17 @@
  * websocket hops through Playwright's routing are counted in the overhead; their round trip is measured
  * and printed beside it. Prints the figures; a missed goal is reported, not failed (shared CI machines).
  */
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startLocalServer } from '../lambdas/local/server';
 import { routeAzureSpeech } from '../test/e2e/support/azure-speech-route';
 import { silentMp3 } from '../test/support/silent-mp3';
-import { buildWeb, median, routedWebSocketRoundTrip } from './support/browser-bench';
+import { buildWeb, launchVoiceChromium, median, routedWebSocketRoundTrip } from './support/browser-bench';
 
 const TURNS = Number(process.env.BENCH_VOICE_TURNS ?? 12);
 const GOAL_MS = 30;
-const CHROMIUM = '/usr/bin/chromium';
 const QUESTIONS = [
   'Why is Mars red?',
   'What is a black hole?',
@@ -69,7 +67,6 @@ function timingsOf(page: Page): Promise<PageTimings> {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
   buildWeb();
 
   const dataDir = await mkdtemp(join(tmpdir(), 'astro-bench-voice-'));
@@ -78,17 +75,7 @@ async function main(): Promise<void> {
     dataDir,
     env: { ASTRO_MODEL: 'offline', ASTRO_IMAGE_MODEL: 'offline', AZURE_SPEECH_KEY: '' },
   });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      '--autoplay-policy=no-user-gesture-required',
-    ],
-  });
+  const browser = await launchVoiceChromium();
   try {
     const context = await browser.newContext();
     await context.addInitScript({ content: RECORD_TIMINGS });

@@ -1,11 +1,14 @@
 /**
- * What the browser benches share: building the web app, the median of a set of figures, and the round
- * trip through Playwright's websocket routing (the test harness's share of a speech-service hop).
+ * What the browser benches share: building the web app, Debian's Chromium with the tests' switches and a
+ * fake microphone, the median of a set of figures, and the round trip through Playwright's websocket
+ * routing (the test harness's share of a speech-service hop).
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Page } from 'playwright-core';
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../test/e2e/support/app';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -57,4 +60,18 @@ export async function routedWebSocketRoundTrip(page: Page): Promise<number> {
     return measured;
   });
   return median(trips);
+}
+
+/** Debian's Chromium as the browser tests launch it, with a fake microphone and audio that may autoplay. */
+export function launchVoiceChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      ...CHROMIUM_ARGS,
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      '--autoplay-policy=no-user-gesture-required',
+    ],
+  });
 }

@@ -10,7 +10,7 @@ export { DESKTOP, PHONE } from './local-app';
 
 /** Debian's Chromium (installed by .ci/run); nothing is downloaded. */
 export const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
