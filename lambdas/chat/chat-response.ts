@@ -13,7 +13,11 @@ export function toChatResponse(reply: TutorReply): UnsignedReply {
   const response = withoutMarker(reply.response);
   if (response.length === 0) throw upstreamFailed(new Error('the tutor returned no text'));
   const imagePrompt = reply.imagePrompt === undefined ? '' : clampPrompt(withoutMarker(reply.imagePrompt));
-  return imagePrompt.length > 0 ? { response, imagePrompt } : { response };
+  return {
+    response,
+    ...(imagePrompt.length > 0 ? { imagePrompt } : {}),
+    ...(reply.check === undefined ? {} : { check: reply.check }),
+  };
 }
 
 /** The text without the `__INIT__` marker, whose place closes up. */

@@ -37,6 +37,7 @@ export function createChatHandler(env: Env, now?: () => number): StreamingApiHan
         language: input.language,
         // Only what Astro really said (docs/behaviour.md §12.3), within the history budget (§12.7).
         history: withinBudget(await trust.trustedHistory(input.chatHistory)),
+        ...(input.level === undefined ? {} : { level: input.level }),
       };
       const headers = { [TUTOR_HEADER]: tutor.provider };
       if (context.accepts(CHAT_STREAM_MEDIA_TYPE)) {

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode } from './errors';
 import { LOCALES } from './languages';
+import { LEVELS } from './teaching';
 import {
   CHAT_HISTORY_MAX_TURNS,
   CHAT_TURN_MAX_CHARS,
@@ -24,6 +25,13 @@ import {
 } from './limits';
 
 export const localeSchema = z.enum(LOCALES);
+export const levelSchema = z.enum(LEVELS);
+
+/** A reply's check for understanding (docs/behaviour.md §17): a question asked, or an answer judged. */
+export const checkSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('question') }),
+  z.object({ type: z.literal('answer'), correct: z.boolean() }),
+]);
 
 /**
  * Characters that show nothing: zero-width spaces and joiners, the word joiner, the byte-order mark.
@@ -59,6 +67,8 @@ export const chatRequestSchema = z.object({
   userMessage: z.string().min(1).max(CHAT_USER_MESSAGE_MAX_CHARS),
   language: localeSchema,
   chatHistory: z.array(chatTurnSchema).max(CHAT_HISTORY_MAX_TURNS),
+  /** The learner's level; the tutor's default when absent (docs/behaviour.md §17.1). */
+  level: levelSchema.optional(),
 });
 
 export const chatResponseSchema = z.object({
@@ -72,6 +82,8 @@ export const chatResponseSchema = z.object({
    * server always sends it; a reader takes a reply without one (its turn just never reaches the model).
    */
   signature: token(SIGNATURE_MAX_CHARS).optional(),
+  /** Set when the reply ends with a check question, or judges the answer to the previous one. */
+  check: checkSchema.optional(),
 });
 
 /**
@@ -132,6 +144,8 @@ export const feedbackRequestSchema = z.object({
   conversationId: z.uuid(),
   language: localeSchema,
   chatHistory: z.array(chatMessageSchema).max(FEEDBACK_HISTORY_MAX_MESSAGES),
+  /** Correct answers to check questions in the conversation (docs/behaviour.md §17.4). */
+  starsEarned: z.number().int().min(0).max(FEEDBACK_HISTORY_MAX_MESSAGES).optional(),
 });
 
 export const feedbackResponseSchema = z.object({

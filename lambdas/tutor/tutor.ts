@@ -1,6 +1,7 @@
 import type { Provider } from '../config';
 import type { Locale } from '../contract/languages';
 import type { ChatTurn } from '../contract/schemas';
+import type { Check, Level } from '../contract/teaching';
 
 export interface TutorRequest {
   /** The learner's words, or `__INIT__ <start phrase>` to open the session. */
@@ -8,12 +9,16 @@ export interface TutorRequest {
   readonly language: Locale;
   /** The conversation so far, oldest first, as the web app sends it. */
   readonly history: readonly ChatTurn[];
+  /** The learner's level; absent means DEFAULT_LEVEL. */
+  readonly level?: Level;
 }
 
 export interface TutorReply {
   readonly response: string;
   /** Set when a picture would help; the web app asks /api/generateImage for it. */
   readonly imagePrompt?: string;
+  /** Set when the reply ends with a check question, or judges the learner's answer to the last one. */
+  readonly check?: Check;
 }
 
 /**
@@ -36,7 +41,10 @@ export interface Tutor {
 
 /** The `done` event of a reply. */
 export function doneEvent(reply: TutorReply): TutorStreamEvent {
-  return reply.imagePrompt === undefined
-    ? { type: 'done', response: reply.response }
-    : { type: 'done', response: reply.response, imagePrompt: reply.imagePrompt };
+  return {
+    type: 'done',
+    response: reply.response,
+    ...(reply.imagePrompt === undefined ? {} : { imagePrompt: reply.imagePrompt }),
+    ...(reply.check === undefined ? {} : { check: reply.check }),
+  };
 }

@@ -15,6 +15,12 @@ describe('the reply the chat endpoint sends', () => {
     expect(toChatResponse({ response: 'Hi', imagePrompt: '   ' })).toEqual({ response: 'Hi' });
   });
 
+  it('carries the check for understanding as the tutor reported it', () => {
+    const check = { type: 'answer', correct: true } as const;
+    expect(toChatResponse({ response: 'Yes, Mars!', check })).toEqual({ response: 'Yes, Mars!', check });
+    expect(toChatResponse({ response: 'Hi' })).not.toHaveProperty('check');
+  });
+
   it('refuses an empty reply as an upstream error', () => {
     expect(() => toChatResponse({ response: ' \n ' })).toThrow(
       expect.objectContaining({ code: 'upstream_error' }),

@@ -9,6 +9,7 @@ import {
 } from '../../../lambdas/contract/limits';
 import {
   chatRequestSchema,
+  chatResponseSchema,
   feedbackRequestSchema,
   generateImageRequestSchema,
   isBlank,
@@ -146,5 +147,36 @@ describe('trust and cost rules in the contract', () => {
   it('takes a signature on history turns', () => {
     const turn = { role: 'assistant', content: 'Hi', signature: 'v1.abc' };
     expect(chatRequestSchema.safeParse({ ...validChat, chatHistory: [turn] }).success).toBe(true);
+  });
+});
+
+describe('the teaching fields', () => {
+  it('takes each level and no other', () => {
+    for (const level of ['child', 'teen', 'adult']) {
+      expect(chatRequestSchema.safeParse({ ...validChat, level }).success).toBe(true);
+    }
+    for (const level of ['Child', 'kid', '', 3, null]) {
+      expect(chatRequestSchema.safeParse({ ...validChat, level }).success).toBe(false);
+    }
+    expect(chatRequestSchema.safeParse(validChat).success).toBe(true);
+  });
+
+  it('takes a check question or a judged answer, and nothing half-formed', () => {
+    const reply = { response: 'Which planet is closest to the Sun?' };
+    expect(chatResponseSchema.safeParse({ ...reply, check: { type: 'question' } }).success).toBe(true);
+    expect(
+      chatResponseSchema.safeParse({ ...reply, check: { type: 'answer', correct: false } }).success,
+    ).toBe(true);
+    expect(chatResponseSchema.safeParse({ ...reply, check: { type: 'answer' } }).success).toBe(false);
+    expect(chatResponseSchema.safeParse({ ...reply, check: { type: 'quiz' } }).success).toBe(false);
+  });
+
+  it('takes starsEarned as a whole count from 0 up to the history limit', () => {
+    for (const starsEarned of [0, 3, FEEDBACK_HISTORY_MAX_MESSAGES]) {
+      expect(feedbackRequestSchema.safeParse({ ...validFeedback, starsEarned }).success).toBe(true);
+    }
+    for (const starsEarned of [-1, 1.5, FEEDBACK_HISTORY_MAX_MESSAGES + 1, '3']) {
+      expect(feedbackRequestSchema.safeParse({ ...validFeedback, starsEarned }).success).toBe(false);
+    }
   });
 });

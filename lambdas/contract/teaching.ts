@@ -1,0 +1,17 @@
+/**
+ * Teaching (docs/behaviour.md §17): the learner's level and the machine-readable note a reply carries when
+ * it asks or judges a check for understanding. Plain data: imported by both the Lambdas and the web app.
+ */
+
+/** Young explorer (8–11), Teen (12–15), Adult. */
+export const LEVELS = ['child', 'teen', 'adult'] as const;
+export type Level = (typeof LEVELS)[number];
+
+/** The level a new learner starts on (the selector's first value, and the tutor's when none is sent). */
+export const DEFAULT_LEVEL: Level = 'teen';
+
+/**
+ * What a reply says about checks for understanding: it ends with a check `question`, or it judges the
+ * learner's `answer` to the previous check question.
+ */
+export type Check = { readonly type: 'question' } | { readonly type: 'answer'; readonly correct: boolean };
