@@ -4,6 +4,7 @@ import type { SpeechTokenResponse } from '#contract/schemas';
 import { languageOf, type Locale } from '#contract/languages';
 import { logError } from '../app/log';
 import type { AudioOutput } from './audio-player';
+import { SpeechAudio } from './speech-audio';
 import { SPEECH_TOKEN_DEADLINE_MS } from '../api/speech-token';
 import { DeadlineError, withDeadline } from '../app/deadline';
 import type { ListeningHealth, RecognitionHandlers, SpeechEngine } from './engine';
@@ -101,7 +102,7 @@ interface Listening {
 /** The conversation's one synthesizer and the synthesis it is doing now, if any. */
 interface SynthesisLine {
   readonly synthesizer: Synthesizer;
-  onAudio: (() => void) | null;
+  onAudio: ((chunk: ArrayBuffer) => void) | null;
   /** Ends the synthesis in flight with this error (the synthesizer is being replaced). */
   abandon: ((error: Error) => void) | null;
 }
@@ -188,15 +189,15 @@ export class AzureSpeechEngine implements SpeechEngine {
     this.speed = speed;
     const generation = this.speechGeneration;
     const skipped = () => generation !== this.speechGeneration || this.disposed;
-    // Synthesis of this reply starts as soon as the one before it is synthesized, while that one plays.
+    // Synthesis of this reply starts as soon as the one before it is synthesized, while that one plays;
+    // its playback starts when the one before has played, while its audio may still be arriving.
     const audio = this.synthesisQueue.then(() => (skipped() ? null : this.synthesize(text, locale)));
-    this.synthesisQueue = audio.catch(() => undefined);
+    this.synthesisQueue = audio.then((speech) => speech?.finished).catch(() => undefined);
     const played = this.playbackQueue.then(async () => {
       try {
-        const bytes = await audio;
-        if (bytes === null || skipped()) return;
-        const expectedMs = bytes.byteLength / MP3_BYTES_PER_MS;
-        await this.options.player.play(new Blob([bytes], { type: 'audio/mpeg' }), this.speed, expectedMs);
+        const speech = await audio;
+        if (speech === null || skipped()) return;
+        await this.options.player.play(speech, this.speed);
       } catch (error) {
         // Skipped replies resolve, whatever their synthesis or playback was doing when Skip came.
         if (!skipped()) throw error;
@@ -364,7 +365,7 @@ export class AzureSpeechEngine implements SpeechEngine {
     // No audio config: the SDK must not play by itself; we play the bytes on our own element.
     const synthesizer = new sdk.SpeechSynthesizer(config, null);
     const line: SynthesisLine = { synthesizer, onAudio: null, abandon: null };
-    synthesizer.synthesizing = () => line.onAudio?.();
+    synthesizer.synthesizing = (_synthesizer, event) => line.onAudio?.(event.result.audioData);
     // Not awaited: a reply waits on it through its own synthesis deadline, and the SDK reconnects a line
     // that failed to open when the next reply needs it.
     sdk.Connection.fromSynthesizer(synthesizer).openConnection(undefined, (error) => {
@@ -384,50 +385,54 @@ export class AzureSpeechEngine implements SpeechEngine {
     closeSynthesizer(line.synthesizer);
   }
 
-  private synthesize(text: string, locale: Locale): Promise<ArrayBuffer> {
+  /** Starts synthesizing; the audio arrives in chunks, and ends or fails within the deadlines. */
+  private synthesize(text: string, locale: Locale): SpeechAudio {
     const { sdk, deadlines } = this;
     const line = this.synthesisLine();
-    return new Promise<ArrayBuffer>((resolve, reject) => {
-      const timers: ReturnType<typeof setTimeout>[] = [];
-      const settle = (outcome: ArrayBuffer | Error) => {
-        if (line.abandon !== fail) return;
-        timers.forEach(clearTimeout);
-        line.onAudio = null;
-        line.abandon = null;
-        if (outcome instanceof Error) reject(outcome);
-        else resolve(outcome);
-      };
-      const fail = (error: Error) => settle(error);
-      // A failed or late synthesis leaves the synthesizer in an unknown state: never reuse it.
-      const failAndReplace = (error: Error) => {
-        settle(error);
-        if (this.line === line) this.replaceSynthesizer(error);
-      };
-      line.abandon = fail;
-      const firstByteMs = deadlines.synthesisFirstByteMs;
-      const wholeMs = deadlines.synthesisMs + deadlines.synthesisPerCharMs * text.length;
-      timers.push(
-        setTimeout(
-          () => failAndReplace(new DeadlineError('the first synthesized audio', firstByteMs)),
-          firstByteMs,
-        ),
-        setTimeout(() => failAndReplace(new DeadlineError('speech synthesis', wholeMs)), wholeMs),
-      );
-      line.onAudio = () => clearTimeout(timers[0]);
-      line.synthesizer.speakSsmlAsync(
-        ssmlFor(text, locale),
-        (result) => {
-          if (result.reason === sdk.ResultReason.SynthesizingAudioCompleted) settle(result.audioData);
-          else
-            failAndReplace(
-              new Error(
-                `Speech synthesis did not complete: ${withoutToken(result.errorDetails ?? String(result.reason))}`,
-              ),
-            );
-        },
-        (error) => failAndReplace(new Error(`Speech synthesis failed: ${withoutToken(error)}`)),
-      );
-    });
+    const audio = new SpeechAudio(MP3_BYTES_PER_MS);
+    const timers: ReturnType<typeof setTimeout>[] = [];
+    const settle = (failure?: Error) => {
+      if (line.abandon !== fail) return;
+      timers.forEach(clearTimeout);
+      line.onAudio = null;
+      line.abandon = null;
+      if (failure) audio.fail(failure);
+      else audio.end();
+    };
+    const fail = (error: Error) => settle(error);
+    // A failed or late synthesis leaves the synthesizer in an unknown state: never reuse it.
+    const failAndReplace = (error: Error) => {
+      settle(error);
+      if (this.line === line) this.replaceSynthesizer(error);
+    };
+    line.abandon = fail;
+    const firstByteMs = deadlines.synthesisFirstByteMs;
+    const wholeMs = deadlines.synthesisMs + deadlines.synthesisPerCharMs * text.length;
+    timers.push(
+      setTimeout(
+        () => failAndReplace(new DeadlineError('the first synthesized audio', firstByteMs)),
+        firstByteMs,
+      ),
+      setTimeout(() => failAndReplace(new DeadlineError('speech synthesis', wholeMs)), wholeMs),
+    );
+    line.onAudio = (chunk) => {
+      clearTimeout(timers[0]);
+      audio.push(chunk);
+    };
+    line.synthesizer.speakSsmlAsync(
+      ssmlFor(text, locale),
+      (result) => {
+        if (result.reason === sdk.ResultReason.SynthesizingAudioCompleted) settle();
+        else
+          failAndReplace(
+            new Error(
+              `Speech synthesis did not complete: ${withoutToken(result.errorDetails ?? String(result.reason))}`,
+            ),
+          );
+      },
+      (error) => failAndReplace(new Error(`Speech synthesis failed: ${withoutToken(error)}`)),
+    );
+    return audio;
   }
 
   // ---- configuration and tokens ----
