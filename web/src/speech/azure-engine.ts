@@ -123,6 +123,8 @@ export class AzureSpeechEngine implements SpeechEngine {
   /** Each reply waits for the one before it: synthesis in order, playback in order. */
   private synthesisQueue: Promise<unknown> = Promise.resolve();
   private playbackQueue: Promise<unknown> = Promise.resolve();
+  /** Sentences whose synthesis has not finished yet (queued or in flight). */
+  private synthesesAhead = 0;
   /** Bumped by Skip: everything queued under an older value is dropped. */
   private speechGeneration = 0;
   private speed = 1;
@@ -191,8 +193,17 @@ export class AzureSpeechEngine implements SpeechEngine {
     const skipped = () => generation !== this.speechGeneration || this.disposed;
     // Synthesis of this reply starts as soon as the one before it is synthesized, while that one plays;
     // its playback starts when the one before has played, while its audio may still be arriving.
-    const audio = this.synthesisQueue.then(() => (skipped() ? null : this.synthesize(text, locale)));
-    this.synthesisQueue = audio.then((speech) => speech?.finished).catch(() => undefined);
+    // With nothing ahead of it, the sentence goes to the service in this very task.
+    const start = () => (skipped() ? null : this.synthesize(text, locale));
+    const audio =
+      this.synthesesAhead === 0
+        ? new Promise<SpeechAudio | null>((resolve) => resolve(start()))
+        : this.synthesisQueue.then(start);
+    this.synthesesAhead += 1;
+    this.synthesisQueue = audio
+      .then((speech) => speech?.finished)
+      .catch(() => undefined)
+      .finally(() => (this.synthesesAhead -= 1));
     const played = this.playbackQueue.then(async () => {
       try {
         const speech = await audio;
