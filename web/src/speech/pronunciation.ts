@@ -129,13 +129,17 @@ function matcherFor(locale: Locale): Matcher {
       if (!entries.has(spelling)) entries.set(spelling, entry);
     }
   }
-  const alternatives = [...entries.keys()]
-    .sort((a, b) => b.length - a.length)
-    .map((spelling) => {
-      const escaped = spelling.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      const [before, after] = boundaries(spelling);
-      return `${before}${escaped}${after}`;
-    });
+  // One group per kind of word boundary, so each boundary is compiled once, not once per spelling.
+  const byBoundary = new Map<string, string[]>();
+  for (const spelling of [...entries.keys()].sort((a, b) => b.length - a.length)) {
+    const [before, after] = boundaries(spelling);
+    const key = `${before}\n${after}`;
+    byBoundary.set(key, [...(byBoundary.get(key) ?? []), spelling.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')]);
+  }
+  const alternatives = [...byBoundary].map(([key, spellings]) => {
+    const [before = '', after = ''] = key.split('\n');
+    return `${before}(?:${spellings.join('|')})${after}`;
+  });
   const matcher = { pattern: new RegExp(alternatives.join('|'), 'gu'), entries };
   matchers.set(locale, matcher);
   return matcher;
