@@ -8,6 +8,7 @@ import { SpeechAudio } from './speech-audio';
 import { SPEECH_TOKEN_DEADLINE_MS } from '../api/speech-token';
 import { DeadlineError, withDeadline } from '../app/deadline';
 import type { ListeningHealth, RecognitionHandlers, SpeechEngine } from './engine';
+import { pronounced, type SpokenSegment } from './pronunciation';
 
 export type SpeechSdk = typeof SpeechSdkModule;
 type Recognizer = SpeechSdkModule.SpeechRecognizer;
@@ -431,7 +432,7 @@ export class AzureSpeechEngine implements SpeechEngine {
       audio.push(chunk);
     };
     line.synthesizer.speakSsmlAsync(
-      ssmlFor(text, locale),
+      ssmlFor(pronounced(text, locale), locale),
       (result) => {
         if (result.reason === sdk.ResultReason.SynthesizingAudioCompleted) settle();
         else
@@ -515,12 +516,27 @@ const FORBIDDEN_IN_XML =
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-/** SSML naming the locale's neural voice; the text is cleaned and escaped, never interpreted as markup. */
-export function ssmlFor(text: string, locale: Locale): string {
+/**
+ * SSML naming the locale's neural voice. It is built from segments, never from markup in the reply: every
+ * text and attribute is cleaned and escaped, and a name's pronunciation is its own element, never inside
+ * another (docs/behaviour.md §10.14, §17.8).
+ */
+export function ssmlFor(spoken: readonly SpokenSegment[], locale: Locale): string {
   return (
     `<speak version="1.0" xmlns="http://www.w3.org/2001/10/synthesis" xml:lang="${locale}">` +
-    `<voice name="${languageOf(locale).voice}">${escapeXml(text)}</voice></speak>`
+    `<voice name="${languageOf(locale).voice}">${spoken.map(segmentSsml).join('')}</voice></speak>`
   );
+}
+
+function segmentSsml(segment: SpokenSegment): string {
+  switch (segment.kind) {
+    case 'text':
+      return escapeXml(segment.text);
+    case 'phoneme':
+      return `<phoneme alphabet="${segment.alphabet}" ph="${escapeXml(segment.ph)}">${escapeXml(segment.text)}</phoneme>`;
+    case 'sub':
+      return `<sub alias="${escapeXml(segment.alias)}">${escapeXml(segment.text)}</sub>`;
+  }
 }
 
 function escapeXml(text: string): string {
