@@ -1,4 +1,4 @@
-// One lint config for every folder: infra, lambdas, web, test, bench, scripts.
+// One lint config for every folder: infra, lambdas, web, test.
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import reactHooks from 'eslint-plugin-react-hooks';

@@ -15,9 +15,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { startLocalServer } from '../lambdas/local/server';
-import { routeAzureSpeech } from '../test/e2e/support/azure-speech-route';
-import { silentMp3 } from '../test/support/silent-mp3';
+import { startLocalServer } from '../../lambdas/local/server';
+import { routeAzureSpeech } from '../e2e/support/azure-speech-route';
+import { silentMp3 } from '../support/silent-mp3';
 import { buildWeb, launchVoiceChromium, median, routedWebSocketRoundTrip } from './support/browser-bench';
 
 const TURNS = Number(process.env.BENCH_VOICE_TURNS ?? 12);

@@ -4,7 +4,7 @@
  */
 import { paginateScan, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
-import { RATING_MAX, RATING_MIN } from '../../lambdas/contract/limits';
+import { RATING_MAX, RATING_MIN } from '../../../lambdas/contract/limits';
 
 export type ExportFormat = 'csv' | 'json';
 

@@ -9,7 +9,7 @@ export interface ChildServer {
 }
 
 /**
- * Starts `bench/support/<script>` in its own process, so the server under test and autocannon do not share
+ * Starts `test/bench/support/<script>` in its own process, so the server under test and autocannon do not share
  * one event loop, and waits for the `{"url": ...}` line it prints when listening.
  */
 export function startChildServer(script: string, args: string[] = []): Promise<ChildServer> {

@@ -1,4 +1,4 @@
-/** `npm run feedback:export`: see scripts/feedback-export/cli.ts for the options. */
+/** `npm run feedback:export`: see infra/ops/feedback-export/cli.ts for the options. */
 import { runExport } from './feedback-export/cli';
 
 process.exitCode = await runExport(process.argv.slice(2), {

@@ -9,8 +9,8 @@ import { parseArgs } from 'node:util';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
-import { endpointOverride } from '../../lambdas/config';
-import { startEmbeddedDynamo } from '../../lambdas/local/embedded-dynamo';
+import { endpointOverride } from '../../../lambdas/config';
+import { startEmbeddedDynamo } from '../../../lambdas/local/embedded-dynamo';
 import { formatSummary, readFeedback, toCsv, toJson, type ExportFormat } from './feedback-export';
 
 export const USAGE = `Usage: npm run feedback:export -- --format csv|json --out <file> [options]
@@ -129,7 +129,7 @@ export async function runExport(argv: readonly string[], io: Output, env = proce
       return 1;
     }
     // Loaded only here: the local server's module pulls in every handler.
-    const { LOCAL_FEEDBACK_TABLE: tableName } = await import('../../lambdas/local/local-api');
+    const { LOCAL_FEEDBACK_TABLE: tableName } = await import('../../../lambdas/local/local-api');
     local = { tableName, ...(await startEmbeddedDynamo({ directory, tableName })) };
   }
   const endpoint = local?.endpoint ?? options.endpoint;

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS } from '../../test/e2e/support/app';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../e2e/support/app';
 
-export const root = fileURLToPath(new URL('../..', import.meta.url));
+export const root = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** `vite build` of the web app into dist/web, quietly; throws when it fails. */
 export function buildWeb(): void {

@@ -1,6 +1,6 @@
 /**
  * How soon a learner hears a streamed reply (issue 9, "Speaking is a pipeline" in DESIGN), in Chromium
- * against the local server with an OpenAI-compatible model that streams (bench/support/paced-model.ts:
+ * against the local server with an OpenAI-compatible model that streams (test/bench/support/paced-model.ts:
  * first token after 300 ms, then 40 tokens/s) a 4-sentence reply whose first sentence is short, as a
  * tutor's is. Both speech engines:
  * - Azure: the real Speech SDK against the fake speech service (test/support/azure-speech-fake.ts, routed
@@ -25,13 +25,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { startLocalServer } from '../lambdas/local/server';
-import { routeAzureSpeech } from '../test/e2e/support/azure-speech-route';
-import { installSpeechFakes } from '../test/e2e/support/speech-fakes';
-import { AzureSpeechFake, type SynthesisScript, type TimelineEntry } from '../test/support/azure-speech-fake';
-import { silentMp3 } from '../test/support/silent-mp3';
+import { startLocalServer } from '../../lambdas/local/server';
+import { routeAzureSpeech } from '../e2e/support/azure-speech-route';
+import { installSpeechFakes } from '../e2e/support/speech-fakes';
+import { AzureSpeechFake, type SynthesisScript, type TimelineEntry } from '../support/azure-speech-fake';
+import { silentMp3 } from '../support/silent-mp3';
 import { buildWeb, launchVoiceChromium, median, routedWebSocketRoundTrip } from './support/browser-bench';
-import { sentencesOf } from '../web/src/conversation/sentences';
+import { sentencesOf } from '../../web/src/conversation/sentences';
 import { startPacedModel, type PacedAnswer } from './support/paced-model';
 
 const TURNS = Number(process.env.BENCH_STREAM_TURNS ?? 8);
