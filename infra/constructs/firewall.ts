@@ -1,12 +1,12 @@
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
-import { API_ROUTES, type RouteName } from '../../lambdas/contract/routes';
+import { ENDPOINT_NAMES, ENDPOINTS, type EndpointName } from '../../lambdas/endpoints';
 
 export interface FirewallProps {
   /** Requests to /api/* one IP may make in any 5-minute window. */
   readonly apiRequestsPerIpPer5Minutes: number;
   /** …and to each call, tighter for the ones that cost money upstream. */
-  readonly perRoute: Readonly<Record<RouteName, number>>;
+  readonly perRoute: Readonly<Record<EndpointName, number>>;
 }
 
 /**
@@ -76,7 +76,7 @@ export class Firewall extends Construct {
           },
           visibilityConfig: visibility('astro-api-rate-limit'),
         },
-        ...(Object.keys(API_ROUTES) as RouteName[]).map((route, index): CfnWebACL.RuleProperty => ({
+        ...ENDPOINT_NAMES.map((route, index): CfnWebACL.RuleProperty => ({
           name: `RateLimitPerIp-${route}`,
           priority: 10 + index,
           action: {
@@ -87,7 +87,7 @@ export class Firewall extends Construct {
               aggregateKeyType: 'IP',
               limit: props.perRoute[route],
               evaluationWindowSec: 300,
-              scopeDownStatement: pathStartsWith(API_ROUTES[route]),
+              scopeDownStatement: pathStartsWith(ENDPOINTS[route].path),
             },
           },
           visibilityConfig: visibility(`astro-rate-limit-${route.toLowerCase()}`),

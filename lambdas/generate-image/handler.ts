@@ -1,6 +1,6 @@
 import { readImageConfig, type Env } from '../config';
-import { API_ROUTES } from '../contract/routes';
-import { generateImageRequestSchema, isBlank, type GenerateImageResponse } from '../contract/schemas';
+import { isBlank, type GenerateImageResponse } from '../contract/schemas';
+import { ENDPOINTS } from '../endpoints';
 import { ApiError } from '../http/api-error';
 import { handlerAtColdStart } from '../http/cold-start';
 import { readOriginRule } from '../http/origin';
@@ -20,9 +20,9 @@ export function createGenerateImageHandler(env: Env, now?: () => number): ApiHan
   const maker = createImageMaker(config);
   const store = createImageStore(config);
   return defineEndpoint({
-    route: API_ROUTES.generateImage,
+    route: ENDPOINTS.generateImage.path,
+    ...ENDPOINTS.generateImage.request,
     origins: readOriginRule(env),
-    schema: generateImageRequestSchema,
     handle: async (input): Promise<Reply<GenerateImageResponse>> => {
       if (isBlank(input.prompt)) throw new ApiError('invalid_request', 'prompt: must not be blank');
       // Only a prompt Astro wrote, with its unexpired ticket, is drawn (docs/behaviour.md §12.4).
@@ -43,6 +43,6 @@ export function createGenerateImageHandler(env: Env, now?: () => number): ApiHan
   });
 }
 
-export const handler = handlerAtColdStart(API_ROUTES.generateImage, () =>
+export const handler = handlerAtColdStart(ENDPOINTS.generateImage.path, () =>
   createGenerateImageHandler(process.env),
 );

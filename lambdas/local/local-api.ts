@@ -4,12 +4,10 @@ import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, resolve, sep } from 'node:path';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { createChatHandler } from '../chat/handler';
 import { readSpeechConfig, type Env } from '../config';
-import { FEEDBACK_MAX_BODY_BYTES, MAX_BODY_BYTES } from '../contract/limits';
-import { API_ROUTES, IMAGES_PATH_PREFIX, type ApiPath } from '../contract/routes';
-import { createFeedbackHandler } from '../feedback/handler';
-import { createGenerateImageHandler } from '../generate-image/handler';
+import { IMAGES_PATH_PREFIX } from '../contract/routes';
+import { ENDPOINT_HANDLERS } from '../endpoint-handlers';
+import { ENDPOINT_NAMES, ENDPOINTS } from '../endpoints';
 import { ApiError } from '../http/api-error';
 import { handlerAtColdStart } from '../http/cold-start';
 import {
@@ -20,7 +18,6 @@ import {
   type StreamingApiHandler,
 } from '../http/endpoint';
 import { errorResponse } from '../http/response';
-import { createSpeechTokenHandler } from '../speech-token/handler';
 import { startEmbeddedDynamo } from './embedded-dynamo';
 import { pageHeaders, resourceHeaders } from './site-headers';
 
@@ -88,26 +85,23 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
   // Built now, as a Lambda's cold start does: a configuration problem is logged at start-up and the
   // route answers 503 `not_configured` instead of the server refusing to start.
   const atStart = { AWS_LAMBDA_FUNCTION_NAME: 'local' };
-  const handlers: Record<ApiPath, StreamingApiHandler> = {
-    [API_ROUTES.chat]: handlerAtColdStart(API_ROUTES.chat, () => createChatHandler(env), atStart),
-    [API_ROUTES.generateImage]: handlerAtColdStart(
-      API_ROUTES.generateImage,
-      () => createGenerateImageHandler(env),
-      atStart,
-    ),
-    [API_ROUTES.feedback]: handlerAtColdStart(API_ROUTES.feedback, () => createFeedbackHandler(env), atStart),
-    [API_ROUTES.speechToken]: handlerAtColdStart(
-      API_ROUTES.speechToken,
-      () => createSpeechTokenHandler(env),
-      atStart,
-    ),
-  };
+  // Every row of the registry (lambdas/endpoints.ts), at its path with its body limit, as deployed.
+  const endpoints = new Map<string, { handler: StreamingApiHandler; maxBodyBytes: number }>(
+    ENDPOINT_NAMES.map((name) => {
+      const { path, request } = ENDPOINTS[name];
+      const build = () => ENDPOINT_HANDLERS[name](env);
+      return [
+        path,
+        { handler: handlerAtColdStart(path, build, atStart), maxBodyBytes: request.maxBodyBytes },
+      ];
+    }),
+  );
   const headers = resourceHeaders();
 
   async function handleApi(request: IncomingMessage, response: ServerResponse, path: string) {
-    const handler = handlers[path as ApiPath] as StreamingApiHandler | undefined;
-    if (!handler) return send(response, notFound(path), headers);
-    const limit = path === API_ROUTES.feedback ? FEEDBACK_MAX_BODY_BYTES : MAX_BODY_BYTES;
+    const endpoint = endpoints.get(path);
+    if (!endpoint) return send(response, notFound(path), headers);
+    const { handler, maxBodyBytes: limit } = endpoint;
     const body = await readBody(request, limit);
     if (body === 'too_large') {
       const tooLarge = new ApiError('payload_too_large', `The request body is larger than ${limit} bytes.`);

@@ -92,7 +92,7 @@ describe('CloudFront', () => {
   it('serves /images/* from the private image bucket through Origin Access Control', () => {
     const origin = originOf(behavior('/images/*'));
     expect(origin?.DomainName).toEqual({
-      'Fn::GetAtt': [logicalId(astro.stack.images.bucket), 'RegionalDomainName'],
+      'Fn::GetAtt': [logicalId(astro.stack.pictures.bucket), 'RegionalDomainName'],
     });
     expect(origin?.OriginAccessControlId).toBeDefined();
     const controls = ofType('AWS::CloudFront::OriginAccessControl').map(([, control]) => control.Properties);
@@ -107,7 +107,7 @@ describe('CloudFront', () => {
   });
 
   it('lets only this distribution read the web and image buckets', () => {
-    for (const bucket of [astro.stack.web.bucket, astro.stack.images.bucket]) {
+    for (const bucket of [astro.stack.web.bucket, astro.stack.pictures.bucket]) {
       const [, policy] = ofType('AWS::S3::BucketPolicy').find(
         ([, item]) => JSON.stringify(item.Properties.Bucket) === JSON.stringify({ Ref: logicalId(bucket) }),
       ) as [string, Resource];
@@ -286,7 +286,7 @@ describe('buckets', () => {
   });
 
   it('log server access of the web and image buckets and encrypt every bucket', () => {
-    for (const bucket of [astro.stack.web.bucket, astro.stack.images.bucket]) {
+    for (const bucket of [astro.stack.web.bucket, astro.stack.pictures.bucket]) {
       expect(resources[logicalId(bucket)]?.Properties.LoggingConfiguration).toMatchObject({
         DestinationBucketName: { Ref: expect.stringMatching(/^AccessLogsBucket/) },
       });
@@ -300,7 +300,7 @@ describe('buckets', () => {
 
   it('expire pictures after the configured number of days (30 by default)', () => {
     const rules = (
-      resources[logicalId(astro.stack.images.bucket)]?.Properties.LifecycleConfiguration as {
+      resources[logicalId(astro.stack.pictures.bucket)]?.Properties.LifecycleConfiguration as {
         Rules: Props[];
       }
     ).Rules;
@@ -574,7 +574,7 @@ describe('functions', () => {
       ASTRO_IMAGE_MODEL: 'bedrock',
       BEDROCK_IMAGE_MODEL_ID: 'amazon.nova-canvas-v1:0',
       IMAGE_STORE: 's3',
-      IMAGE_BUCKET: { Ref: logicalId(astro.stack.images.bucket) },
+      IMAGE_BUCKET: { Ref: logicalId(astro.stack.pictures.bucket) },
     });
     expect(variables('feedback')).toMatchObject({
       FEEDBACK_TABLE: { Ref: logicalId(astro.stack.feedback.table) },
@@ -700,9 +700,13 @@ describe('least privilege', () => {
       {
         Action: ['s3:PutObject', 's3:GetObject'],
         Effect: 'Allow',
-        Resource: { 'Fn::Join': ['', [getAttArn(logicalId(astro.stack.images.bucket)), '/images/*']] },
+        Resource: { 'Fn::Join': ['', [getAttArn(logicalId(astro.stack.pictures.bucket)), '/images/*']] },
       },
-      { Action: 's3:ListBucket', Effect: 'Allow', Resource: getAttArn(logicalId(astro.stack.images.bucket)) },
+      {
+        Action: 's3:ListBucket',
+        Effect: 'Allow',
+        Resource: getAttArn(logicalId(astro.stack.pictures.bucket)),
+      },
       { Action: 'secretsmanager:GetSecretValue', Effect: 'Allow', Resource: trustSecret() },
     ]);
   });

@@ -3,7 +3,7 @@ import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { PRIVATE_BUCKET } from './private-bucket';
 import { Construct } from 'constructs';
 
-export interface ImageStoreProps {
+export interface PictureStoreProps {
   /** Pictures are deleted this many days after they were drawn. */
   readonly expirationDays: number;
   readonly accessLogs: IBucket;
@@ -13,10 +13,10 @@ export interface ImageStoreProps {
  * The pictures Astro draws, as `images/<uuid>.png`: private (CloudFront reads them through Origin Access
  * Control and serves them under the same path), TLS only, and expiring so storage never grows unbounded.
  */
-export class ImageStore extends Construct {
+export class PictureStore extends Construct {
   readonly bucket: Bucket;
 
-  constructor(scope: Construct, id: string, props: ImageStoreProps) {
+  constructor(scope: Construct, id: string, props: PictureStoreProps) {
     super(scope, id);
     this.bucket = new Bucket(this, 'Bucket', {
       ...PRIVATE_BUCKET,
