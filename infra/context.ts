@@ -65,7 +65,7 @@ export const astroContextSchema = z
       .string()
       .regex(/^[a-z0-9.:-]+$/, 'a Bedrock model or inference profile id')
       .default('us.amazon.nova-2-lite-v1:0'),
-    /** Bedrock image model id (Nova Canvas / Titan Image request shape). */
+    /** Bedrock picture model id (Nova Canvas / Titan Image request shape). */
     imageModelId: z
       .string()
       .regex(/^[a-z0-9.:-]+$/, 'a Bedrock model id')

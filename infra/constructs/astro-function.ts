@@ -105,7 +105,7 @@ export class AstroFunction extends NodejsFunction {
   /**
    * IMAGE_STORE=s3, IMAGE_BUCKET; s3:PutObject and s3:GetObject (what HeadObject needs) under images/
    * only, and s3:ListBucket on the bucket so a picture not drawn yet reads as 404, not 403 (picture
-   * dedup, lambdas/images/image-store.ts).
+   * dedup, lambdas/pictures/picture-store.ts).
    */
   bindPictureBucket(bucket: IBucket): void {
     this.addEnvironment('IMAGE_STORE', 's3');

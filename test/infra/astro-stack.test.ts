@@ -13,7 +13,12 @@ import {
   generateImageRequestSchema,
 } from '../../lambdas/contract/schemas';
 import { apiGatewaySchema } from '../../infra/constructs/request-models';
-import { readFeedbackConfig, readImageConfig, readSpeechConfig, readTutorConfig } from '../../lambdas/config';
+import {
+  readFeedbackConfig,
+  readPictureConfig,
+  readSpeechConfig,
+  readTutorConfig,
+} from '../../lambdas/config';
 import { createChatHandler } from '../../lambdas/chat/handler';
 import { createFeedbackHandler } from '../../lambdas/feedback/handler';
 import { createGenerateImageHandler } from '../../lambdas/generate-image/handler';
@@ -623,7 +628,7 @@ describe('function configuration', () => {
       bedrock: { modelId: 'us.amazon.nova-2-lite-v1:0' },
       guardrail: { id: 'gr0abc1def', version: '1' },
     });
-    expect(readImageConfig(environmentOf('generateImage'))).toMatchObject({
+    expect(readPictureConfig(environmentOf('generateImage'))).toMatchObject({
       provider: 'bedrock',
       bedrock: { modelId: 'amazon.nova-canvas-v1:0' },
       store: 's3',

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readImageConfig, type Env } from '../../../lambdas/config';
-import { createOpenAiImageMaker } from '../../../lambdas/images/openai-image-maker';
-import { STYLE_PREFIX } from '../../../lambdas/images/picture-style';
+import { readPictureConfig, type Env } from '../../../lambdas/config';
+import { createOpenAiPictureMaker } from '../../../lambdas/pictures/openai-picture-maker';
+import { STYLE_PREFIX } from '../../../lambdas/pictures/picture-style';
 import { answersInTurn, jsonOf, notJson, TINY_PNG } from '../../support/bedrock-fake';
 import { hang, startFakeServer, type FakeServer } from '../../support/loopback';
 import { imagesAnswer, openAiError } from '../../support/openai-fake';
@@ -9,8 +9,8 @@ import { imagesAnswer, openAiError } from '../../support/openai-fake';
 describe('the OpenAI-compatible picture maker (platform fetch against a loopback fake)', () => {
   let fake: FakeServer;
   const makerWith = (env: Env = {}) =>
-    createOpenAiImageMaker(
-      readImageConfig({
+    createOpenAiPictureMaker(
+      readPictureConfig({
         ASTRO_IMAGE_MODEL: 'openai',
         OPENAI_BASE_URL: `${fake.url}/v1`,
         IMAGE_TIMEOUT_MS: '400',

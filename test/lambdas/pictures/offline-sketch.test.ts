@@ -2,7 +2,7 @@
 // jsdom's DOMParser checks the SVG as strict XML, the way a browser loads an image/svg+xml file.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createOfflineSketcher, sketch, subjectOf } from '../../../lambdas/images/offline-sketch';
+import { createOfflineSketcher, sketch, subjectOf } from '../../../lambdas/pictures/offline-sketch';
 import { loadKnowledge } from '../../../lambdas/tutor/offline/knowledge';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -116,7 +116,7 @@ describe('the offline sketcher', () => {
     expect(sketch('Saturn with its rings')).not.toBe(sketch('Saturn and its rings at night'));
   });
 
-  it('makes an SVG image through the ImageMaker interface', async () => {
+  it('makes an SVG image through the PictureMaker interface', async () => {
     const sketcher = createOfflineSketcher();
     const made = await sketcher.make('Saturn with its rings');
     expect(sketcher.provider).toBe('offline');

@@ -1,14 +1,14 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import type { ImageConfig } from '../config';
+import type { PictureConfig } from '../config';
 import { IMAGES_PATH_PREFIX } from '../contract/routes';
 import { deadline } from '../upstream/deadline';
 import { fromAwsError } from '../upstream/upstream-errors';
-import type { MadeImage } from './image-maker';
+import type { MadePicture } from './picture-maker';
 import { PICTURE_EXTENSIONS } from './picture-key';
 
-export interface StoredImage {
+export interface StoredPicture {
   /** Same-origin `/images/<uuid>.<ext>`, served by CloudFront (deployed) or the local server. */
   readonly url: string;
 }
@@ -17,18 +17,18 @@ export interface StoredImage {
  * Where pictures are kept once drawn: S3 when deployed, a directory locally. Each is stored under its
  * picture key (`pictureKey`), so a picture already drawn is found instead of drawn again.
  */
-export interface ImageStore {
+export interface PictureStore {
   /** The stored picture with this key, if there is one. */
-  find(key: string, signal?: AbortSignal): Promise<StoredImage | undefined>;
-  save(key: string, image: MadeImage, signal?: AbortSignal): Promise<StoredImage>;
+  find(key: string, signal?: AbortSignal): Promise<StoredPicture | undefined>;
+  save(key: string, picture: MadePicture, signal?: AbortSignal): Promise<StoredPicture>;
 }
 
 /** A picture's file name: its key, which never names a different picture, so it can be cached forever. */
-function fileNameOf(key: string, image: MadeImage): string {
-  return `${key}.${image.extension}`;
+function fileNameOf(key: string, picture: MadePicture): string {
+  return `${key}.${picture.extension}`;
 }
 
-const urlOf = (fileName: string): StoredImage => ({ url: `${IMAGES_PATH_PREFIX}${fileName}` });
+const urlOf = (fileName: string): StoredPicture => ({ url: `${IMAGES_PATH_PREFIX}${fileName}` });
 
 export interface S3ImageStoreOptions {
   readonly bucket: string;
@@ -39,10 +39,10 @@ export interface S3ImageStoreOptions {
 }
 
 /**
- * Objects under `images/` in the image bucket, which CloudFront serves at `/images/*`. Each object
+ * Objects under `images/` in the picture bucket, which CloudFront serves at `/images/*`. Each object
  * carries its content type and an immutable cache policy (its name is never reused).
  */
-export function createS3ImageStore(options: S3ImageStoreOptions): ImageStore {
+export function createS3ImageStore(options: S3ImageStoreOptions): PictureStore {
   const client = new S3Client({
     region: options.region,
     endpoint: options.endpoint,
@@ -68,16 +68,16 @@ export function createS3ImageStore(options: S3ImageStoreOptions): ImageStore {
       }
       return undefined;
     },
-    async save(key, image, signal) {
-      const fileName = fileNameOf(key, image);
+    async save(key, picture, signal) {
+      const fileName = fileNameOf(key, picture);
       const limit = deadline(options.timeoutMs, signal);
       try {
         await client.send(
           new PutObjectCommand({
             Bucket: options.bucket,
             Key: `images/${fileName}`,
-            Body: image.bytes,
-            ContentType: image.contentType,
+            Body: picture.bytes,
+            ContentType: picture.contentType,
             CacheControl: 'public, max-age=31536000, immutable',
           }),
           { abortSignal: limit.signal },
@@ -91,7 +91,7 @@ export function createS3ImageStore(options: S3ImageStoreOptions): ImageStore {
 }
 
 /** Files in a directory (`.data/images` by default), which the local server serves at `/images/*`. */
-export function createLocalImageStore(directory: string): ImageStore {
+export function createLocalPictureStore(directory: string): PictureStore {
   return {
     async find(key) {
       for (const extension of PICTURE_EXTENSIONS) {
@@ -101,17 +101,17 @@ export function createLocalImageStore(directory: string): ImageStore {
       }
       return undefined;
     },
-    async save(key, image) {
-      const fileName = fileNameOf(key, image);
+    async save(key, picture) {
+      const fileName = fileNameOf(key, picture);
       await mkdir(directory, { recursive: true });
-      await writeFile(join(directory, fileName), image.bytes);
+      await writeFile(join(directory, fileName), picture.bytes);
       return urlOf(fileName);
     },
   };
 }
 
-export function createImageStore(config: ImageConfig): ImageStore {
-  if (config.store === 'local') return createLocalImageStore(config.directory);
+export function createPictureStore(config: PictureConfig): PictureStore {
+  if (config.store === 'local') return createLocalPictureStore(config.directory);
   if (!config.bucket) throw new Error('IMAGE_BUCKET is required when IMAGE_STORE=s3');
   return createS3ImageStore({
     bucket: config.bucket,

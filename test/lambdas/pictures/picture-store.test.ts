@@ -2,14 +2,14 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readImageConfig } from '../../../lambdas/config';
-import { createImageStore, createLocalImageStore } from '../../../lambdas/images/image-store';
-import type { MadeImage } from '../../../lambdas/images/image-maker';
+import { readPictureConfig } from '../../../lambdas/config';
+import { createPictureStore, createLocalPictureStore } from '../../../lambdas/pictures/picture-store';
+import type { MadePicture } from '../../../lambdas/pictures/picture-maker';
 import { TINY_PNG } from '../../support/bedrock-fake';
 import { startS3Fake, type S3Fake } from '../../support/s3-fake';
 import { hang } from '../../support/loopback';
 
-const png: MadeImage = { bytes: new Uint8Array(TINY_PNG), contentType: 'image/png', extension: 'png' };
+const png: MadePicture = { bytes: new Uint8Array(TINY_PNG), contentType: 'image/png', extension: 'png' };
 const KEY = '0123456789abcdef0123456789abcdef';
 
 describe('the S3 image store (real S3 client against a loopback fake)', () => {
@@ -20,8 +20,8 @@ describe('the S3 image store (real S3 client against a loopback fake)', () => {
   afterAll(() => s3.close());
 
   const store = (timeoutMs = '2000') =>
-    createImageStore(
-      readImageConfig({
+    createPictureStore(
+      readPictureConfig({
         IMAGE_STORE: 's3',
         IMAGE_BUCKET: 'astro-images',
         S3_ENDPOINT: s3.url,
@@ -73,19 +73,19 @@ describe('the local image store', () => {
 
   it('writes <key>.<ext> into its directory, creating it, returns the /images/ URL and finds it again', async () => {
     const nested = join(directory, 'images');
-    const svg: MadeImage = {
+    const svg: MadePicture = {
       bytes: new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"/>'),
       contentType: 'image/svg+xml',
       extension: 'svg',
     };
 
-    expect(await createLocalImageStore(nested).find(KEY)).toBeUndefined();
-    const { url } = await createLocalImageStore(nested).save(KEY, svg);
+    expect(await createLocalPictureStore(nested).find(KEY)).toBeUndefined();
+    const { url } = await createLocalPictureStore(nested).save(KEY, svg);
 
     expect(url).toBe(`/images/${KEY}.svg`);
     expect(await readFile(join(nested, url.slice('/images/'.length)), 'utf8')).toBe(
       '<svg xmlns="http://www.w3.org/2000/svg"/>',
     );
-    expect(await createLocalImageStore(nested).find(KEY)).toEqual({ url });
+    expect(await createLocalPictureStore(nested).find(KEY)).toEqual({ url });
   });
 });

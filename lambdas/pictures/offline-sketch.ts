@@ -8,7 +8,7 @@
  * attributes, no links or external references (only `url(#id)` references to its own gradients), and the
  * prompt appears only as escaped text inside <title>, for screen readers.
  */
-import type { ImageMaker, MadeImage } from './image-maker';
+import type { PictureMaker, MadePicture } from './picture-maker';
 import { Random, SIZE } from './offline-sketch-draw';
 import { FALLBACK_SUBJECT, SUBJECTS } from './offline-sketch-subjects';
 
@@ -34,11 +34,11 @@ export function sketch(prompt: string): string {
   );
 }
 
-export function createOfflineSketcher(): ImageMaker {
+export function createOfflineSketcher(): PictureMaker {
   const encoder = new TextEncoder();
   return {
     provider: 'offline',
-    async make(prompt: string, signal?: AbortSignal): Promise<MadeImage> {
+    async make(prompt: string, signal?: AbortSignal): Promise<MadePicture> {
       signal?.throwIfAborted();
       return { bytes: encoder.encode(sketch(prompt)), contentType: 'image/svg+xml', extension: 'svg' };
     },

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readImageConfig } from '../../../lambdas/config';
-import { createBedrockImageMaker, textToImageBody } from '../../../lambdas/images/bedrock-image-maker';
-import type { ImageMaker } from '../../../lambdas/images/image-maker';
-import { STYLE_PREFIX } from '../../../lambdas/images/picture-style';
+import { readPictureConfig } from '../../../lambdas/config';
+import { createBedrockPictureMaker, textToImageBody } from '../../../lambdas/pictures/bedrock-picture-maker';
+import type { PictureMaker } from '../../../lambdas/pictures/picture-maker';
+import { STYLE_PREFIX } from '../../../lambdas/pictures/picture-style';
 import {
   answersInTurn,
   awsError,
@@ -16,12 +16,16 @@ import { hang, type FakeServer } from '../../support/loopback';
 
 describe('the Bedrock picture maker (real InvokeModel client against a loopback fake)', () => {
   let fake: FakeServer;
-  let maker: ImageMaker;
+  let maker: PictureMaker;
 
   beforeAll(async () => {
     fake = await startBedrockFake(answersInTurn({ images: [TINY_PNG.toString('base64')] }));
-    maker = createBedrockImageMaker(
-      readImageConfig({ ASTRO_IMAGE_MODEL: 'bedrock', BEDROCK_ENDPOINT: fake.url, IMAGE_TIMEOUT_MS: '400' }),
+    maker = createBedrockPictureMaker(
+      readPictureConfig({
+        ASTRO_IMAGE_MODEL: 'bedrock',
+        BEDROCK_ENDPOINT: fake.url,
+        IMAGE_TIMEOUT_MS: '400',
+      }),
     );
   });
   afterAll(() => fake.close());

@@ -1,9 +1,9 @@
-import type { ImageConfig } from '../config';
+import type { PictureConfig } from '../config';
 import { OpenAiRequestRejected, postJson, type OpenAiServer } from '../upstream/openai-http';
 import { deadline } from '../upstream/deadline';
 import { MalformedReply, upstreamFailed } from '../upstream/upstream-errors';
-import { imageFromBase64 } from './image-bytes';
-import type { ImageMaker, MadeImage } from './image-maker';
+import { pictureFromBase64 } from './picture-bytes';
+import type { PictureMaker, MadePicture } from './picture-maker';
 import { styledPrompt } from './picture-style';
 
 /** The one size every OpenAI image model and most compatible servers accept. */
@@ -14,14 +14,14 @@ const SIZE = '1024x1024';
  * so the server never has to fetch a URL the model service hands back. gpt-image models always answer
  * in base64 and refuse `response_format`; such a refusal is remembered and the field left out.
  */
-export function createOpenAiImageMaker(config: ImageConfig): ImageMaker {
+export function createOpenAiPictureMaker(config: PictureConfig): PictureMaker {
   const { baseUrl, apiKey, model } = config.openai;
   if (!baseUrl) throw new Error('OPENAI_BASE_URL is required');
   const server: OpenAiServer = { baseUrl, apiKey };
   let askForBase64 = true;
   return {
     provider: 'openai',
-    async make(prompt, signal): Promise<MadeImage> {
+    async make(prompt, signal): Promise<MadePicture> {
       const limit = deadline(config.timeoutMs, signal);
       for (;;) {
         const body = {
@@ -33,7 +33,7 @@ export function createOpenAiImageMaker(config: ImageConfig): ImageMaker {
         };
         try {
           const json = await postJson(server, 'images/generations', body, limit);
-          return readImage(json);
+          return readPicture(json);
         } catch (error) {
           if (
             error instanceof OpenAiRequestRejected &&
@@ -53,8 +53,8 @@ export function createOpenAiImageMaker(config: ImageConfig): ImageMaker {
   };
 }
 
-function readImage(json: unknown): MadeImage {
+function readPicture(json: unknown): MadePicture {
   const data = (json as { data?: unknown } | null)?.data;
   const first: unknown = Array.isArray(data) ? data[0] : undefined;
-  return imageFromBase64((first as { b64_json?: unknown } | undefined)?.b64_json);
+  return pictureFromBase64((first as { b64_json?: unknown } | undefined)?.b64_json);
 }

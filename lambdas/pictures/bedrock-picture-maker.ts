@@ -1,5 +1,5 @@
 import { InvokeModelCommand } from '@aws-sdk/client-bedrock-runtime';
-import type { ImageConfig } from '../config';
+import type { PictureConfig } from '../config';
 import { bedrockRuntimeClient } from '../upstream/bedrock-client';
 import { deadline } from '../upstream/deadline';
 import {
@@ -9,8 +9,8 @@ import {
   mentionsContentFilter,
   upstreamFailed,
 } from '../upstream/upstream-errors';
-import { imageFromBase64 } from './image-bytes';
-import type { ImageMaker, MadeImage } from './image-maker';
+import { pictureFromBase64 } from './picture-bytes';
+import type { PictureMaker, MadePicture } from './picture-maker';
 import { NEGATIVE_TEXT, seedFor, styledPrompt } from './picture-style';
 
 /** 512×512 is the smallest size both Nova Canvas and Titan Image Generator v2 accept, and plenty for a chat bubble. */
@@ -33,12 +33,12 @@ export function textToImageBody(prompt: string) {
 }
 
 /** Pictures from Amazon Bedrock's InvokeModel (Nova Canvas by default), as PNG. */
-export function createBedrockImageMaker(config: ImageConfig): ImageMaker {
+export function createBedrockPictureMaker(config: PictureConfig): PictureMaker {
   const { modelId } = config.bedrock;
   const client = bedrockRuntimeClient(config.bedrock);
   return {
     provider: 'bedrock',
-    async make(prompt, signal): Promise<MadeImage> {
+    async make(prompt, signal): Promise<MadePicture> {
       const limit = deadline(config.timeoutMs, signal);
       try {
         const output = await client.send(
@@ -50,7 +50,7 @@ export function createBedrockImageMaker(config: ImageConfig): ImageMaker {
           }),
           { abortSignal: limit.signal },
         );
-        return readImage(new TextDecoder().decode(output.body));
+        return readPicture(new TextDecoder().decode(output.body));
       } catch (error) {
         throw fromAwsError(error instanceof MalformedReply ? upstreamFailed(error) : error, limit);
       }
@@ -58,20 +58,20 @@ export function createBedrockImageMaker(config: ImageConfig): ImageMaker {
   };
 }
 
-function readImage(text: string): MadeImage {
+function readPicture(text: string): MadePicture {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new MalformedReply('the image answer is not JSON');
+    throw new MalformedReply('the picture answer is not JSON');
   }
   if (typeof parsed !== 'object' || parsed === null)
-    throw new MalformedReply('the image answer is not an object');
+    throw new MalformedReply('the picture answer is not an object');
   const json = parsed as { images?: unknown; error?: unknown };
   if (typeof json.error === 'string' && json.error.length > 0) {
     throw mentionsContentFilter(json.error)
       ? contentFiltered(new Error(json.error))
       : upstreamFailed(new Error(json.error));
   }
-  return imageFromBase64(Array.isArray(json.images) ? json.images[0] : undefined);
+  return pictureFromBase64(Array.isArray(json.images) ? json.images[0] : undefined);
 }
