@@ -11,14 +11,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
+import { perEndpoint } from '../../lambdas/endpoints';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const ENTRIES = {
-  chat: 'lambdas/chat/handler.ts',
-  generateImage: 'lambdas/generate-image/handler.ts',
-  feedback: 'lambdas/feedback/handler.ts',
-  speechToken: 'lambdas/speech-token/handler.ts',
-} as const;
+/** One bundle per row of the endpoint registry, from the handler CDK deploys for it. */
+const ENTRIES = perEndpoint((endpoint) => `lambdas/${endpoint.function.folder}/handler.ts`);
 const INIT_SAMPLES = 5;
 
 /** What each function has when deployed, so init builds the same clients (no request is made). */
