@@ -166,7 +166,7 @@ export class Api extends Construct {
     );
     return new RestApi(this, 'RestApi', {
       restApiName: `${Stack.of(this).stackName}-api`,
-      description: `Astro: ${ENDPOINT_NAMES.join(', ')}`,
+      description: `Astro: ${ENDPOINT_NAMES.slice(0, -1).join(', ')} and ${ENDPOINT_NAMES.at(-1)}`,
       endpointTypes: [EndpointType.REGIONAL],
       cloudWatchRole: false,
       deployOptions: {
