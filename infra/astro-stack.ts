@@ -67,6 +67,9 @@ export class AstroStack extends Stack {
       logRetention,
       reservedConcurrency: concurrency?.chat,
       environment: { ASTRO_MODEL: 'bedrock', MODEL_TIMEOUT_MS: '20000' },
+      // The lessons ground the model's replies, one language at a time (docs/behaviour.md §17.6), and
+      // are the offline tutor's data: files beside the bundle (lambdas/tutor/offline/knowledge-files.ts).
+      besideBundle: { 'lambdas/tutor/offline/knowledge': 'knowledge' },
     });
     // The reply streams (ConverseStream) when the web app asks for it (docs/behaviour.md §11.7).
     chat.bindBedrockModel('BEDROCK_MODEL_ID', config.chatModelId, { streaming: true });

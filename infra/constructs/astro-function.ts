@@ -22,6 +22,12 @@ export interface AstroFunctionProps {
   /** Cost cap; undefined leaves the function on the account's unreserved pool. */
   readonly reservedConcurrency?: number;
   readonly environment?: Record<string, string>;
+  /**
+   * Data folders copied beside the bundle (repository path → folder name next to index.mjs), which the
+   * code reads at run time instead of carrying them compiled in, e.g. the offline lessons
+   * (docs/behaviour.md §15.9).
+   */
+  readonly besideBundle?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -57,6 +63,14 @@ export class AstroFunction extends NodejsFunction {
         // Some bundled CommonJS dependencies call require() for Node built-ins; ESM has no require.
         banner:
           "import { createRequire as __astroCreateRequire } from 'node:module'; const require = __astroCreateRequire(import.meta.url);",
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: (inputDir, outputDir) =>
+            Object.entries(props.besideBundle ?? {}).map(
+              ([from, to]) => `cp -R "${inputDir}/${from}" "${outputDir}/${to}"`,
+            ),
+        },
       },
     });
   }
