@@ -196,6 +196,8 @@ export function createBedrockTutor(config: TutorConfig): Tutor {
       const limit = streamDeadline(config.timeoutMs, config.idleTimeoutMs, signal);
       try {
         const { base, messages } = await request(tutorRequest);
+        // The idle deadline is the model's silence: reading a language's lessons is not part of it.
+        limit.touch();
         const first = yield* converseStream({ ...base, messages }, limit, false);
         if (first.rest.length > 0) yield { type: 'delta', text: first.rest };
         if (first.text.length > 0) return yield doneEvent(reply(first));

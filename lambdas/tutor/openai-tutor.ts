@@ -189,6 +189,8 @@ export function createOpenAiTutor(config: TutorConfig): Tutor {
       const limit = streamDeadline(config.timeoutMs, config.idleTimeoutMs, signal);
       try {
         const messages = await conversation(request);
+        // The idle deadline is the model's silence: reading a language's lessons is not part of it.
+        limit.touch();
         const first = yield* completeStreaming(messages, limit, false);
         if (first.text.length > 0) return yield doneEvent(reply(first));
         if (first.answered.length === 0) throw new MalformedReply('the model returned no text');
