@@ -44,6 +44,12 @@ export interface EndpointFunction {
    * mode STREAM) and its `handler.ts` exports a `streamingLambda` (docs/behaviour.md §11.7).
    */
   readonly streaming: boolean;
+  /**
+   * Data folders copied beside the bundle (repository path → folder name next to index.mjs), which the
+   * code reads at run time instead of carrying them compiled in, e.g. the offline lessons
+   * (docs/behaviour.md §15.9).
+   */
+  readonly besideBundle?: Readonly<Record<string, string>>;
 }
 
 /** Default abuse limits, each overridable in CDK context (docs/behaviour.md §9.10, docs/deploy.md). */
@@ -69,7 +75,16 @@ export const ENDPOINTS = {
   chat: {
     path: API_ROUTES.chat,
     request: { schema: chatRequestSchema, maxBodyBytes: MAX_BODY_BYTES, allowEmptyBody: false },
-    function: { folder: 'chat', memoryMb: 512, timeoutSeconds: 28, reservedConcurrency: 20, streaming: true },
+    function: {
+      folder: 'chat',
+      memoryMb: 512,
+      timeoutSeconds: 28,
+      reservedConcurrency: 20,
+      streaming: true,
+      // The lessons ground the model's replies, one language at a time (docs/behaviour.md §17.6), and are
+      // the offline tutor's data: files beside the bundle (lambdas/tutor/offline/knowledge-files.ts).
+      besideBundle: { 'lambdas/tutor/offline/knowledge': 'knowledge' },
+    },
     limits: { throttle: { rateLimit: 5, burstLimit: 10 }, wafPer5Minutes: 600 },
   },
   generateImage: {

@@ -59,6 +59,14 @@ export class AstroFunction extends NodejsFunction {
         // Some bundled CommonJS dependencies call require() for Node built-ins; ESM has no require.
         banner:
           "import { createRequire as __astroCreateRequire } from 'node:module'; const require = __astroCreateRequire(import.meta.url);",
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: (inputDir, outputDir) =>
+            Object.entries(props.sizing.besideBundle ?? {}).map(
+              ([from, to]) => `cp -R "${inputDir}/${from}" "${outputDir}/${to}"`,
+            ),
+        },
       },
     });
     this.entryFile = entryFile;

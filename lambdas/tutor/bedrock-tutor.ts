@@ -13,29 +13,32 @@ import type { TutorConfig } from '../config';
 import { bedrockRuntimeClient } from '../upstream/bedrock-client';
 import { deadline, streamDeadline, within, type StreamDeadline } from '../upstream/deadline';
 import { contentFiltered, fromAwsError, MalformedReply, upstreamFailed } from '../upstream/upstream-errors';
-import { modelTurns } from './conversation';
+import type { Check } from '../contract/teaching';
+import { CHECK_NOTED, checkOf, parseToolInput, type ToolCallSeen } from './check-tools';
+import { modelPrompt } from './conversation';
 import { guardrailFields } from './guardrail';
 import { picturePrompt, spokenText, spokenTextStream } from './model-text';
-import { PICTURE_SHOWN, SHOW_PICTURE_TOOL, systemPrompt } from './system-prompt';
+import { PICTURE_SHOWN, SHOW_PICTURE_TOOL, TUTOR_TOOLS } from './system-prompt';
 import { doneEvent, type Tutor, type TutorReply, type TutorRequest, type TutorStreamEvent } from './tutor';
 
 const TOOL_CONFIG: ToolConfiguration = {
-  tools: [
-    {
-      toolSpec: {
-        name: SHOW_PICTURE_TOOL.name,
-        description: SHOW_PICTURE_TOOL.description,
-        inputSchema: { json: SHOW_PICTURE_TOOL.inputSchema },
-      },
-    },
-  ],
+  tools: TUTOR_TOOLS.map((tool) => ({
+    toolSpec: { name: tool.name, description: tool.description, inputSchema: { json: tool.inputSchema } },
+  })),
 };
+
+/** A tool use the model made, to be answered with a tool result before a follow-up call. */
+interface ToolUseSeen {
+  readonly toolUseId: string;
+  readonly name: string;
+}
 
 interface Answer {
   readonly message: Message;
   readonly text: string;
   readonly imagePrompt?: string;
-  readonly toolUseIds: readonly string[];
+  readonly check?: Check;
+  readonly toolUses: readonly ToolUseSeen[];
 }
 
 type StreamedBlock =
@@ -45,7 +48,8 @@ type StreamedBlock =
 /**
  * A ConverseStream answer put together from its events, read with the rules `readAnswer` applies to a
  * whole Converse answer: text blocks joined by a space and cleaned (`spokenText`, here as it streams),
- * the first usable `show_picture` prompt (its JSON input arrives in pieces), the stop reason checked.
+ * the first usable `show_picture` prompt and the check reported (tool inputs arrive in pieces), the
+ * stop reason checked.
  */
 class StreamedAnswer {
   private readonly blocks = new Map<number, StreamedBlock>();
@@ -97,15 +101,16 @@ class StreamedAnswer {
             },
           },
     );
-    const toolUseIds = ordered.flatMap((block) =>
-      block.kind === 'tool' && block.toolUseId ? [block.toolUseId] : [],
-    );
+    const tools = ordered.flatMap((block) => (block.kind === 'tool' ? [block] : []));
     return {
       message: { role: 'assistant', content },
       text: this.spoken.text,
       rest,
       imagePrompt: this.imagePrompt,
-      toolUseIds,
+      check: checkOf(tools.map((tool) => ({ name: tool.name, input: parseToolInput(tool.input) }))),
+      toolUses: tools.flatMap((tool) =>
+        tool.toolUseId ? [{ toolUseId: tool.toolUseId, name: tool.name }] : [],
+      ),
     };
   }
 
@@ -128,14 +133,9 @@ class StreamedAnswer {
   }
 }
 
-/** A tool's JSON input as streamed; unreadable input simply means no picture. */
+/** A tool's JSON input as streamed, as the Converse message holds it; unreadable input becomes `{}`. */
 function toolInput(json: string): unknown {
-  if (json.trim() === '') return {};
-  try {
-    return JSON.parse(json) as unknown;
-  } catch {
-    return {};
-  }
+  return parseToolInput(json) ?? {};
 }
 
 function checkStopReason(stopReason: string | undefined): void {
@@ -155,19 +155,19 @@ export function createBedrockTutor(config: TutorConfig): Tutor {
   const { modelId } = config.bedrock;
   const client = bedrockRuntimeClient(config.bedrock);
 
-  const request = (tutorRequest: TutorRequest) => ({
-    base: {
-      modelId,
-      system: [{ text: systemPrompt(tutorRequest.language) }],
-      inferenceConfig: { maxTokens: config.maxTokens, temperature: 0.5 },
-      toolConfig: TOOL_CONFIG,
-      ...guardrailFields(config),
-    } satisfies Omit<ConverseCommandInput, 'messages'>,
-    messages: modelTurns(tutorRequest).map((turn): Message => ({
-      role: turn.role,
-      content: [{ text: turn.text }],
-    })),
-  });
+  const request = async (tutorRequest: TutorRequest) => {
+    const prompt = await modelPrompt(tutorRequest);
+    return {
+      base: {
+        modelId,
+        system: [{ text: prompt.system }],
+        inferenceConfig: { maxTokens: config.maxTokens, temperature: 0.5 },
+        toolConfig: TOOL_CONFIG,
+        ...guardrailFields(config),
+      } satisfies Omit<ConverseCommandInput, 'messages'>,
+      messages: prompt.turns.map((turn): Message => ({ role: turn.role, content: [{ text: turn.text }] })),
+    };
+  };
 
   /** One ConverseStream call: yields the text as it settles and the picture once; returns the answer. */
   async function* converseStream(
@@ -194,21 +194,23 @@ export function createBedrockTutor(config: TutorConfig): Tutor {
     provider: 'bedrock',
     async *stream(tutorRequest, signal): AsyncGenerator<TutorStreamEvent> {
       const limit = streamDeadline(config.timeoutMs, config.idleTimeoutMs, signal);
-      const { base, messages } = request(tutorRequest);
       try {
+        const { base, messages } = await request(tutorRequest);
+        // The idle deadline is the model's silence: reading a language's lessons is not part of it.
+        limit.touch();
         const first = yield* converseStream({ ...base, messages }, limit, false);
         if (first.rest.length > 0) yield { type: 'delta', text: first.rest };
-        if (first.text.length > 0) return yield doneEvent(reply(first.text, first.imagePrompt));
-        if (first.toolUseIds.length === 0) throw new MalformedReply('the model returned no text');
-        // As in reply(): the model only asked for a picture, so it hears the picture is shown, once.
+        if (first.text.length > 0) return yield doneEvent(reply(first));
+        if (first.toolUses.length === 0) throw new MalformedReply('the model returned no text');
+        // As in reply(): the model only called tools, so it hears they are done, once.
         const second = yield* converseStream(
-          { ...base, messages: [...messages, first.message, toolResults(first.toolUseIds)] },
+          { ...base, messages: [...messages, first.message, toolResults(first.toolUses)] },
           limit,
           first.imagePrompt !== undefined,
         );
         if (second.rest.length > 0) yield { type: 'delta', text: second.rest };
         if (second.text.length === 0) throw new MalformedReply('the model returned no text after the tool');
-        yield doneEvent(reply(second.text, first.imagePrompt ?? second.imagePrompt));
+        yield doneEvent(followUpReply(first, second));
       } catch (error) {
         throw fromAwsError(error instanceof MalformedReply ? upstreamFailed(error) : error, limit);
       } finally {
@@ -217,21 +219,21 @@ export function createBedrockTutor(config: TutorConfig): Tutor {
     },
     async reply(tutorRequest, signal): Promise<TutorReply> {
       const limit = deadline(config.timeoutMs, signal);
-      const { base, messages } = request(tutorRequest);
-      const converse = async (conversation: Message[]) =>
-        readAnswer(
-          await client.send(new ConverseCommand({ ...base, messages: conversation }), {
-            abortSignal: limit.signal,
-          }),
-        );
       try {
+        const { base, messages } = await request(tutorRequest);
+        const converse = async (conversation: Message[]) =>
+          readAnswer(
+            await client.send(new ConverseCommand({ ...base, messages: conversation }), {
+              abortSignal: limit.signal,
+            }),
+          );
         const first = await converse(messages);
-        if (first.text.length > 0) return reply(first.text, first.imagePrompt);
-        if (first.toolUseIds.length === 0) throw new MalformedReply('the model returned no text');
-        // The model only asked for a picture: tell it the picture is shown, once, and take its words.
-        const second = await converse([...messages, first.message, toolResults(first.toolUseIds)]);
+        if (first.text.length > 0) return reply(first);
+        if (first.toolUses.length === 0) throw new MalformedReply('the model returned no text');
+        // The model only called tools (a picture, a check): tell it they are done, once, and take its words.
+        const second = await converse([...messages, first.message, toolResults(first.toolUses)]);
         if (second.text.length === 0) throw new MalformedReply('the model returned no text after the tool');
-        return reply(second.text, first.imagePrompt ?? second.imagePrompt);
+        return followUpReply(first, second);
       } catch (error) {
         throw fromAwsError(error instanceof MalformedReply ? upstreamFailed(error) : error, limit);
       }
@@ -239,8 +241,21 @@ export function createBedrockTutor(config: TutorConfig): Tutor {
   };
 }
 
-function reply(response: string, imagePrompt: string | undefined): TutorReply {
-  return imagePrompt === undefined ? { response } : { response, imagePrompt };
+function reply(answer: Pick<Answer, 'text' | 'imagePrompt' | 'check'>): TutorReply {
+  return {
+    response: answer.text,
+    ...(answer.imagePrompt === undefined ? {} : { imagePrompt: answer.imagePrompt }),
+    ...(answer.check === undefined ? {} : { check: answer.check }),
+  };
+}
+
+/** The words of the follow-up call; what the first call reported (picture, check) comes first. */
+function followUpReply(first: Omit<Answer, 'message'>, second: Omit<Answer, 'message'>): TutorReply {
+  return reply({
+    text: second.text,
+    imagePrompt: first.imagePrompt ?? second.imagePrompt,
+    check: first.check ?? second.check,
+  });
 }
 
 function readAnswer(output: ConverseCommandOutput): Answer {
@@ -259,19 +274,32 @@ function readAnswer(output: ConverseCommandOutput): Answer {
   const imagePrompt = pictures
     .map((use) => picturePrompt(promptOf(use.input)))
     .find((prompt) => prompt !== undefined);
-  const toolUseIds = toolUses.flatMap((use) => (use.toolUseId ? [use.toolUseId] : []));
-  return { message, text, imagePrompt, toolUseIds };
+  const seen: ToolCallSeen[] = toolUses.map((use) => ({ name: use.name ?? '', input: use.input }));
+  return {
+    message,
+    text,
+    imagePrompt,
+    check: checkOf(seen),
+    toolUses: toolUses.flatMap((use) =>
+      use.toolUseId ? [{ toolUseId: use.toolUseId, name: use.name ?? '' }] : [],
+    ),
+  };
 }
 
 function promptOf(input: unknown): unknown {
   return typeof input === 'object' && input !== null ? (input as { prompt?: unknown }).prompt : undefined;
 }
 
-function toolResults(toolUseIds: readonly string[]): Message {
+/** Answers every tool use, as Converse requires before the conversation goes on. */
+function toolResults(toolUses: readonly ToolUseSeen[]): Message {
   return {
     role: 'user',
-    content: toolUseIds.map((toolUseId) => ({
-      toolResult: { toolUseId, content: [{ text: PICTURE_SHOWN }], status: 'success' },
+    content: toolUses.map(({ toolUseId, name }) => ({
+      toolResult: {
+        toolUseId,
+        content: [{ text: name === SHOW_PICTURE_TOOL.name ? PICTURE_SHOWN : CHECK_NOTED }],
+        status: 'success',
+      },
     })),
   };
 }

@@ -1,4 +1,6 @@
-import { initInstruction, modelUserText } from './system-prompt';
+import { DEFAULT_LEVEL } from '../contract/teaching';
+import { referenceNotes } from './grounding';
+import { initInstruction, modelUserText, systemPrompt } from './system-prompt';
 import type { TutorRequest } from './tutor';
 
 export interface ModelTurn {
@@ -32,4 +34,22 @@ export function modelTurns(request: TutorRequest): ModelTurn[] {
     turns.unshift({ role: 'user', text: initInstruction(request.language) });
   if (turns.length === 0) turns.push({ role: 'user', text: initInstruction(request.language) });
   return turns;
+}
+
+/** What a model is sent for one reply: the system prompt and the conversation. */
+export interface ModelPrompt {
+  readonly system: string;
+  readonly turns: readonly ModelTurn[];
+}
+
+/**
+ * The system prompt for the request's language and level (docs/behaviour.md §17.9), grounded in the
+ * lessons that best match the learner's message (§17.6), and the conversation as the model takes it.
+ */
+export async function modelPrompt(request: TutorRequest): Promise<ModelPrompt> {
+  const notes = await referenceNotes(request.userMessage, request.language);
+  return {
+    system: systemPrompt(request.language, request.level ?? DEFAULT_LEVEL, notes),
+    turns: modelTurns(request),
+  };
 }

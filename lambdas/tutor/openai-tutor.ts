@@ -1,26 +1,22 @@
 import { z } from 'zod';
 import type { TutorConfig } from '../config';
 import { log } from '../http/log';
-import { modelTurns } from './conversation';
+import type { Check } from '../contract/teaching';
+import { CHECK_NOTED, checkOf, parseToolInput } from './check-tools';
+import { modelPrompt } from './conversation';
 import { ApiError } from '../http/api-error';
 import { picturePrompt, spokenText, spokenTextStream } from './model-text';
 import { OpenAiRequestRejected, postForStream, postJson, type OpenAiServer } from '../upstream/openai-http';
 import { chunksOf, serverSentData } from './server-sent-events';
-import { PICTURE_SHOWN, SHOW_PICTURE_TOOL, systemPrompt } from './system-prompt';
+import { PICTURE_SHOWN, SHOW_PICTURE_TOOL, TUTOR_TOOLS } from './system-prompt';
 import { doneEvent, type Tutor, type TutorReply, type TutorRequest, type TutorStreamEvent } from './tutor';
 import { deadline, type Deadline, streamDeadline, within, type StreamDeadline } from '../upstream/deadline';
 import { contentFiltered, MalformedReply, timedOut, upstreamFailed } from '../upstream/upstream-errors';
 
-const TOOLS = [
-  {
-    type: 'function',
-    function: {
-      name: SHOW_PICTURE_TOOL.name,
-      description: SHOW_PICTURE_TOOL.description,
-      parameters: SHOW_PICTURE_TOOL.inputSchema,
-    },
-  },
-] as const;
+const TOOLS = TUTOR_TOOLS.map((tool) => ({
+  type: 'function' as const,
+  function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+}));
 
 /** The part of a chat completion the tutor reads; anything else the server adds is ignored. */
 const completionSchema = z.object({
@@ -71,8 +67,10 @@ const chunkSchema = z.object({
 interface Completion {
   readonly text: string;
   readonly imagePrompt?: string;
+  readonly check?: Check;
   readonly toolCalls: unknown[];
-  readonly toolCallIds: string[];
+  /** The calls to answer with a tool result before a follow-up request. */
+  readonly answered: readonly { readonly id: string; readonly name: string }[];
 }
 
 type WireMessage =
@@ -168,14 +166,21 @@ export function createOpenAiTutor(config: TutorConfig): Tutor {
     return completion;
   }
 
-  const conversation = (request: TutorRequest): WireMessage[] => [
-    { role: 'system', content: systemPrompt(request.language) },
-    ...modelTurns(request).map((turn) => ({ role: turn.role, content: turn.text })),
-  ];
+  const conversation = async (request: TutorRequest): Promise<WireMessage[]> => {
+    const prompt = await modelPrompt(request);
+    return [
+      { role: 'system', content: prompt.system },
+      ...prompt.turns.map((turn) => ({ role: turn.role, content: turn.text })),
+    ];
+  };
   const afterTool = (messages: WireMessage[], first: Completion): WireMessage[] => [
     ...messages,
     { role: 'assistant', content: null, tool_calls: first.toolCalls },
-    ...first.toolCallIds.map((id) => ({ role: 'tool' as const, tool_call_id: id, content: PICTURE_SHOWN })),
+    ...first.answered.map(({ id, name }) => ({
+      role: 'tool' as const,
+      tool_call_id: id,
+      content: name === SHOW_PICTURE_TOOL.name ? PICTURE_SHOWN : CHECK_NOTED,
+    })),
   ];
 
   return {
@@ -183,18 +188,20 @@ export function createOpenAiTutor(config: TutorConfig): Tutor {
     async *stream(request, signal): AsyncGenerator<TutorStreamEvent> {
       const limit = streamDeadline(config.timeoutMs, config.idleTimeoutMs, signal);
       try {
-        const messages = conversation(request);
+        const messages = await conversation(request);
+        // The idle deadline is the model's silence: reading a language's lessons is not part of it.
+        limit.touch();
         const first = yield* completeStreaming(messages, limit, false);
-        if (first.text.length > 0) return yield doneEvent(reply(first.text, first.imagePrompt));
-        if (first.toolCallIds.length === 0) throw new MalformedReply('the model returned no text');
-        // As in reply(): the model only asked for a picture, so it hears the picture is shown, once.
+        if (first.text.length > 0) return yield doneEvent(reply(first));
+        if (first.answered.length === 0) throw new MalformedReply('the model returned no text');
+        // As in reply(): the model only called tools, so it hears they are done, once.
         const second = yield* completeStreaming(
           afterTool(messages, first),
           limit,
           first.imagePrompt !== undefined,
         );
         if (second.text.length === 0) throw new MalformedReply('the model returned no text after the tool');
-        yield doneEvent(reply(second.text, first.imagePrompt ?? second.imagePrompt));
+        yield doneEvent(followUpReply(first, second));
       } catch (error) {
         if (error instanceof ApiError) throw error;
         throw limit.expired() ? timedOut(error) : upstreamFailed(error);
@@ -204,23 +211,35 @@ export function createOpenAiTutor(config: TutorConfig): Tutor {
     },
     async reply(request, signal): Promise<TutorReply> {
       const limit = deadline(config.timeoutMs, signal);
-      const messages = conversation(request);
+      const messages = await conversation(request);
       const first = await complete(messages, limit);
-      if (first.text.length > 0) return reply(first.text, first.imagePrompt);
-      if (first.toolCallIds.length === 0)
-        throw upstreamFailed(new MalformedReply('the model returned no text'));
-      // The model only asked for a picture: tell it the picture is shown, once, and take its words.
+      if (first.text.length > 0) return reply(first);
+      if (first.answered.length === 0) throw upstreamFailed(new MalformedReply('the model returned no text'));
+      // The model only called tools (a picture, a check): tell it they are done, once, and take its words.
       const second = await complete(afterTool(messages, first), limit);
       if (second.text.length === 0) {
         throw upstreamFailed(new MalformedReply('the model returned no text after the tool'));
       }
-      return reply(second.text, first.imagePrompt ?? second.imagePrompt);
+      return followUpReply(first, second);
     },
   };
 }
 
-function reply(response: string, imagePrompt: string | undefined): TutorReply {
-  return imagePrompt === undefined ? { response } : { response, imagePrompt };
+function reply(completion: Pick<Completion, 'text' | 'imagePrompt' | 'check'>): TutorReply {
+  return {
+    response: completion.text,
+    ...(completion.imagePrompt === undefined ? {} : { imagePrompt: completion.imagePrompt }),
+    ...(completion.check === undefined ? {} : { check: completion.check }),
+  };
+}
+
+/** The words of the follow-up request; what the first one reported (picture, check) comes first. */
+function followUpReply(first: Completion, second: Completion): TutorReply {
+  return reply({
+    text: second.text,
+    imagePrompt: first.imagePrompt ?? second.imagePrompt,
+    check: first.check ?? second.check,
+  });
 }
 
 function readCompletion(json: unknown): Completion {
@@ -239,25 +258,31 @@ interface ToolCall {
   readonly function?: { readonly name: string; readonly arguments?: string | null } | null;
 }
 
-/** The completion's text with what its tool calls mean: the picture, and the calls to answer. */
+/** The completion's text with what its tool calls mean: the picture, the check, and the calls to answer. */
 function withToolCalls(text: string, calls: readonly ToolCall[]): Completion {
   const imagePrompt = calls
     .filter((call) => call.function?.name === SHOW_PICTURE_TOOL.name)
     .map((call) => picturePrompt(promptOf(call.function?.arguments)))
     .find((prompt) => prompt !== undefined);
+  const check = checkOf(
+    calls.flatMap((call) =>
+      call.function ? [{ name: call.function.name, input: parseToolInput(call.function.arguments) }] : [],
+    ),
+  );
   const answered = calls.flatMap((call) =>
     call.id && call.function ? [{ id: call.id, fn: call.function }] : [],
   );
   return {
     text,
     imagePrompt,
+    check,
     // Sent back as the server expects them before the tool results of a follow-up request.
     toolCalls: answered.map(({ id, fn }) => ({
       id,
       type: 'function',
-      function: { name: fn.name, arguments: fn.arguments ?? '{}' },
+      function: { name: fn.name, arguments: fn.arguments || '{}' },
     })),
-    toolCallIds: answered.map(({ id }) => id),
+    answered: answered.map(({ id, fn }) => ({ id, name: fn.name })),
   };
 }
 
@@ -328,13 +353,6 @@ async function* readCompletionStream(
 
 /** The `prompt` of a function call's JSON arguments; unreadable arguments simply mean no picture. */
 function promptOf(args: string | null | undefined): unknown {
-  if (!args) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(args);
-    return typeof parsed === 'object' && parsed !== null
-      ? (parsed as { prompt?: unknown }).prompt
-      : undefined;
-  } catch {
-    return undefined;
-  }
+  const parsed = parseToolInput(args);
+  return typeof parsed === 'object' && parsed !== null ? (parsed as { prompt?: unknown }).prompt : undefined;
 }

@@ -1,5 +1,8 @@
+import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
@@ -23,7 +26,39 @@ import { createChatHandler } from '../../lambdas/chat/handler';
 import { createFeedbackHandler } from '../../lambdas/feedback/handler';
 import { createGenerateImageHandler } from '../../lambdas/generate-image/handler';
 import { createSpeechTokenHandler } from '../../lambdas/speech-token/handler';
+import { startFakeServer, sendJson, type FakeRoute } from '../support/loopback';
+import { completion } from '../support/openai-fake';
 import { evaluate, synthAstro, type Synthesized } from './synth';
+
+const execFileAsync = promisify(execFile);
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+const sendsCompletion =
+  (content: string): FakeRoute =>
+  (_request, response) =>
+    sendJson(response, 200, completion({ content }));
+
+/** Imports a bundled chat handler in its own Node process, as Lambda would, and asks it one question. */
+async function runBundledChat(
+  bundle: string,
+  env: Record<string, string>,
+  userMessage: string,
+): Promise<{ statusCode: number; body: string }> {
+  const probe = `
+    const { handler } = await import(process.argv[1]);
+    const result = await handler({
+      httpMethod: 'POST', path: '/api/chat', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ userMessage: process.argv[2], language: 'en-US', chatHistory: [] }),
+      isBase64Encoded: false, requestContext: { requestId: 'probe' },
+    });
+    console.log(JSON.stringify({ statusCode: result.statusCode, body: result.body }));`;
+  const { stdout } = await execFileAsync(
+    process.execPath,
+    ['--input-type=module', '-e', probe, bundle, userMessage],
+    { env: { PATH: process.env.PATH, LOG_LEVEL: 'silent', ...env }, timeout: 20_000 },
+  );
+  return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { statusCode: number; body: string };
+}
 
 type Props = Record<string, unknown>;
 type Resource = { Type: string; Properties: Props; DeletionPolicy?: string; UpdateReplacePolicy?: string };
@@ -550,11 +585,55 @@ describe('functions', () => {
       expect((props.Environment as { Variables: Props }).Variables.NODE_OPTIONS).toBe('--enable-source-maps');
       const hash = (props.Code as { S3Key: string }).S3Key.replace(/\.zip$/, '');
       const assetDir = join(astro.outdir, `asset.${hash}`);
-      expect(readdirSync(assetDir).sort()).toEqual(['index.mjs', 'index.mjs.map']);
+      // Chat also carries the lesson files beside its bundle (docs/behaviour.md §15.9).
+      expect(readdirSync(assetDir).sort()).toEqual(
+        name === 'chat' ? ['index.mjs', 'index.mjs.map', 'knowledge'] : ['index.mjs', 'index.mjs.map'],
+      );
       const bundle = readFileSync(join(assetDir, 'index.mjs'), 'utf8');
       // Minified: long lines (readable source averages well under 100 characters a line).
       expect(bundle.length / bundle.split('\n').length).toBeGreaterThan(2000);
       expect(bundle).toContain('sourceMappingURL=index.mjs.map');
+    }
+  });
+
+  it('give chat the lesson files beside its bundle, not compiled into it', () => {
+    const hash = (fn('chat').Code as { S3Key: string }).S3Key.replace(/\.zip$/, '');
+    const assetDir = join(astro.outdir, `asset.${hash}`);
+    const lessons = readdirSync(join(assetDir, 'knowledge')).sort();
+    expect(lessons).toEqual(readdirSync(join(REPO_ROOT, 'lambdas/tutor/offline/knowledge')).sort());
+    expect(lessons).toContain('topics.json');
+    expect(lessons).toContain('ja-JP.json');
+    // A sentence of the English lessons is not in the code.
+    const english = JSON.parse(readFileSync(join(assetDir, 'knowledge', 'en-US.json'), 'utf8')) as {
+      greeting: string;
+    };
+    expect(readFileSync(join(assetDir, 'index.mjs'), 'utf8')).not.toContain(english.greeting);
+  });
+
+  it('give a chat bundle that finds its lessons: offline replies and reference notes for a model', async () => {
+    const hash = (fn('chat').Code as { S3Key: string }).S3Key.replace(/\.zip$/, '');
+    const bundle = join(astro.outdir, `asset.${hash}`, 'index.mjs');
+    const model = await startFakeServer(sendsCompletion('A black hole is very dense.'));
+    try {
+      const offline = await runBundledChat(bundle, { ASTRO_MODEL: 'offline' }, 'What is a black hole?');
+      const viaModel = await runBundledChat(
+        bundle,
+        { ASTRO_MODEL: 'openai', OPENAI_BASE_URL: model.url, OPENAI_MODEL: 'fake' },
+        'What is a black hole?',
+      );
+
+      expect(offline.statusCode).toBe(200);
+      expect(offline.body).toMatch(/black hole/i);
+      expect(viaModel.statusCode).toBe(200);
+      const system = (
+        JSON.parse(model.requests[0]?.body.toString('utf8') ?? '{}') as {
+          messages?: { content: string }[];
+        }
+      ).messages?.[0]?.content;
+      expect(system).toMatch(/Reference notes: /);
+      expect(system).toMatch(/^- black holes: /m);
+    } finally {
+      await model.close();
     }
   });
 

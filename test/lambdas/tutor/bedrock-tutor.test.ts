@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readTutorConfig } from '../../../lambdas/config';
 import { initMessage } from '../../../lambdas/contract/languages';
 import { createBedrockTutor } from '../../../lambdas/tutor/bedrock-tutor';
+import { referenceNotes } from '../../../lambdas/tutor/grounding';
 import { initInstruction, PICTURE_SHOWN, systemPrompt } from '../../../lambdas/tutor/system-prompt';
 import type { Tutor } from '../../../lambdas/tutor/tutor';
 import {
@@ -66,11 +67,18 @@ describe('the Bedrock tutor (real Converse client against a loopback fake)', () 
     // Signed with the fixed dummy credentials of an endpoint override, never a machine's real ones.
     expect(sent().headers.authorization).toContain('Credential=local/');
     const body = jsonOf<ConverseBody>(sent());
-    expect(body.system).toEqual([{ text: systemPrompt('fr-FR') }]);
+    // The French Saturn lesson grounds the reply (docs/behaviour.md §17.6); grounding.test.ts has the details.
+    const notes = await referenceNotes('Parle-moi de Saturne', 'fr-FR');
+    expect(notes.map((note) => note.topic)).toContain('Saturne');
+    expect(body.system).toEqual([{ text: systemPrompt('fr-FR', 'teen', notes) }]);
     expect(body.system[0]?.text).toContain('Always reply in French');
     expect(body.messages).toEqual([{ role: 'user', content: [{ text: 'Parle-moi de Saturne' }] }]);
     expect(body.inferenceConfig.maxTokens).toBe(300);
-    expect(body.toolConfig.tools.map((tool) => tool.toolSpec.name)).toEqual(['show_picture']);
+    expect(body.toolConfig.tools.map((tool) => tool.toolSpec.name)).toEqual([
+      'show_picture',
+      'check_answer',
+      'ask_check_question',
+    ]);
   });
 
   it('returns the show_picture prompt beside the text when the model calls the tool', async () => {

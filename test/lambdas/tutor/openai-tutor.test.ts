@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readTutorConfig, type Env } from '../../../lambdas/config';
 import { initMessage } from '../../../lambdas/contract/languages';
+import { referenceNotes } from '../../../lambdas/tutor/grounding';
 import { createOpenAiTutor } from '../../../lambdas/tutor/openai-tutor';
 import { initInstruction, PICTURE_SHOWN, systemPrompt } from '../../../lambdas/tutor/system-prompt';
 import type { Tutor } from '../../../lambdas/tutor/tutor';
@@ -60,16 +61,16 @@ describe('the OpenAI-compatible tutor (platform fetch against a loopback fake)',
     expect(body()).toEqual({
       model: 'llama3.2',
       messages: [
-        { role: 'system', content: systemPrompt('es-ES') },
+        {
+          role: 'system',
+          content: systemPrompt('es-ES', 'teen', await referenceNotes('¿Qué es la Luna?', 'es-ES')),
+        },
         { role: 'user', content: '¿Qué es la Luna?' },
       ],
       max_tokens: 400,
-      tools: [
-        expect.objectContaining({
-          type: 'function',
-          function: expect.objectContaining({ name: 'show_picture' }),
-        }),
-      ],
+      tools: ['show_picture', 'check_answer', 'ask_check_question'].map((name) =>
+        expect.objectContaining({ type: 'function', function: expect.objectContaining({ name }) }),
+      ),
       tool_choice: 'auto',
     });
   });
