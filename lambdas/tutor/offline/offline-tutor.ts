@@ -256,7 +256,7 @@ function lastTopic(history: readonly ChatTurn[], language: CompiledLocale): Last
 }
 
 function explanation(language: CompiledLocale, topic: CompiledTopic): TutorReply {
-  const response = [topic.text.explanation, topic.text.question].join(language.joiner);
+  const response = [topic.text.explanation, topic.text.check.question].join(language.joiner);
   return topic.imagePrompt ? { response, imagePrompt: topic.imagePrompt } : { response };
 }
 

@@ -59,7 +59,7 @@ describe('the offline tutor', () => {
         const text = textOf(language, id);
         const [primary] = text.keywords;
         const reply = await ask(language, QUESTION_FRAMES[language].replace('{kw}', primary ?? ''));
-        expect(reply.response).toBe(joined(language, text.explanation, text.question));
+        expect(reply.response).toBe(joined(language, text.explanation, text.check.question));
         expect(reply.imagePrompt).toBe(imagePromptOf(id));
       },
     );
