@@ -27,7 +27,7 @@ import {
   type Stage,
 } from './compiled-locale';
 import { loadKnowledge, type Knowledge } from './knowledge';
-import { mentions, prepareMessage, stableHash } from './matcher';
+import { fold, mentions, prepareMessage, stableHash, tokenize } from './matcher';
 import { startQuiz } from './quiz';
 
 /** How many words (or, in Chinese and Japanese, word-like segments) one streamed piece holds. */
@@ -36,6 +36,9 @@ const WORDS_PER_PIECE = 4;
 const SUGGESTION_COUNT = 3;
 /** The language whose keywords are tried when none in the conversation's language matched. */
 const FALLBACK_LOCALE: Locale = 'en-US';
+/** A question naming another topic but holding an accepted answer is a guess when this short (§17.2). */
+const GUESS_MAX_WORDS = 4;
+const GUESS_MAX_CHARACTERS = 8;
 /** How far back "tell me more" looks for the topic being discussed: the last few exchanges. */
 const HISTORY_LOOKBACK_TURNS = 12;
 
@@ -114,7 +117,8 @@ class OfflineEngine {
     const open = openCheck(request.history, language);
     if (open) {
       const correct = isRightAnswer(message, open, language);
-      if (correct || !asksAboutAnotherTopic(message, topic, open)) return judge(open, correct, language);
+      if (!asksAboutAnotherTopic(message, topic, open, correct, language))
+        return judge(open, correct, language);
     }
 
     const wantsMore = mentions(phrases, language.moreWords, language.phraseMatching);
@@ -166,11 +170,27 @@ class OfflineEngine {
 
 /**
  * A learner who asks about another topic instead of answering the open check is not judged: a new lesson
- * starts (docs/behaviour.md §17.2). Asking means naming another topic in a question; a bare "the Sun" is
- * a (wrong) answer, since learners often answer with a topic's name.
+ * starts (docs/behaviour.md §17.2). Asking means naming another topic in a question ("How far away is the
+ * Sun?"), unless it is a short guess holding an accepted answer ("Is it the Moon?"); a bare "the Sun"
+ * without a question mark is a (wrong) answer, since learners often answer with a topic's name.
  */
-function asksAboutAnotherTopic(message: string, topic: CompiledTopic | undefined, open: OpenCheck): boolean {
-  return topic !== undefined && topic.id !== open.topic.id && /[?？؟]/u.test(message);
+function asksAboutAnotherTopic(
+  message: string,
+  topic: CompiledTopic | undefined,
+  open: OpenCheck,
+  correct: boolean,
+  language: CompiledLocale,
+): boolean {
+  if (topic === undefined || topic.id === open.topic.id || !/[?？؟]/u.test(message)) return false;
+  return !(correct && isShortGuess(message, language));
+}
+
+/** At most a few words (in Chinese and Japanese, a few characters): "Is it the Moon?", "月ですか？". */
+function isShortGuess(message: string, language: CompiledLocale): boolean {
+  const folded = fold(message, language.matching.mode);
+  return language.matching.mode === 'words'
+    ? tokenize(folded).length <= GUESS_MAX_WORDS
+    : folded.replace(/[^\p{L}\p{N}]/gu, '').length <= GUESS_MAX_CHARACTERS;
 }
 
 /**

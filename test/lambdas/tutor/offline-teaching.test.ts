@@ -218,6 +218,23 @@ describe('judging, in English', () => {
     expect(reply.response).toContain(topicText('en-US', 'tides').check.hint);
   });
 
+  it('starts a new lesson for a question about another topic, even one holding the answer', async () => {
+    const talk = new Conversation('en-US');
+    await talk.say('What is the Moon made of?');
+    const reply = await talk.say('How far away is the Sun?');
+    expect(reply.check).toEqual({ type: 'question' });
+    expect(askedAbout('en-US', reply)).toBe('sun');
+  });
+
+  it.each([
+    ['en-US', 'What causes the tides?', 'Is it the Moon?'],
+    ['ja-JP', '潮の満ち引き', '月ですか？'],
+  ] as const)('in %s, takes a short guess in a question as an answer', async (language, lesson, guess) => {
+    const talk = new Conversation(language);
+    await talk.say(lesson);
+    expect((await talk.say(guess)).check).toEqual({ type: 'answer', correct: true });
+  });
+
   it('never takes "no idea" for the answer "no"-like words: it is a try without an answer', async () => {
     const talk = new Conversation('en-US');
     await talk.say('black holes');
