@@ -2,7 +2,10 @@
  * The offline tutor: no network, deterministic (the same request always gets the same reply). It answers
  * from the knowledge files in ./knowledge, in the conversation's language:
  * - `__INIT__ …` → the greeting;
- * - a message naming a topic → its explanation and a question checking understanding (+ its image prompt);
+ * - "quiz me" → three check questions, one at a time (quiz.ts, docs/behaviour.md §17.3);
+ * - an answer to the check question Astro's last turn asked → judged from the lessons (checks.ts, §17.2);
+ * - a message naming a topic → its lesson at the learner's level and its check question (+ its image
+ *   prompt);
  * - "tell me more", "yes", "continue"… → more about the last topic discussed (read back from the history),
  *   then an offer of the next topic; after that, "yes" moves on to the offered topic;
  * - "hello" with no topic → the greeting again; "no" → a few other topics to explore;
