@@ -173,9 +173,10 @@ class OfflineEngine {
 
 /**
  * A learner who asks about another topic instead of answering the open check is not judged: a new lesson
- * starts (docs/behaviour.md §17.2). Asking means naming another topic in a question ("How far away is the
- * Sun?"), unless it is a short guess holding an accepted answer ("Is it the Moon?"); a bare "the Sun"
- * without a question mark is a (wrong) answer, since learners often answer with a topic's name.
+ * starts (docs/behaviour.md §17.2). Outside a quiz, naming another topic without the answer is such a
+ * request ("Show me Saturn"). A right answer, and in a quiz any answer (quiz answers are often topic
+ * names: "Mercury"), is judged unless it is a question of its own ("How far away is the Sun?" rather than
+ * the short guess "Is it the Moon?").
  */
 function asksAboutAnotherTopic(
   message: string,
@@ -184,8 +185,9 @@ function asksAboutAnotherTopic(
   correct: boolean,
   language: CompiledLocale,
 ): boolean {
-  if (topic === undefined || topic.id === open.topic.id || !/[?？؟]/u.test(message)) return false;
-  return !(correct && isShortGuess(message, language));
+  if (topic === undefined || topic.id === open.topic.id) return false;
+  if (!correct && !open.quiz) return true;
+  return /[?？؟]/u.test(message) && !isShortGuess(message, language);
 }
 
 /** At most a few words (in Chinese and Japanese, a few characters): "Is it the Moon?", "月ですか？". */
