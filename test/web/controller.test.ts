@@ -3,6 +3,7 @@ import { initMessage, type Locale } from '../../lambdas/contract/languages';
 import type { ChatRequest, FeedbackRequest } from '../../lambdas/contract/schemas';
 import type { ChatReply } from '../../web/src/api/chat';
 import { ConversationController, type ConversationDeps } from '../../web/src/conversation/controller';
+import { isBusy, isInitializing } from '../../web/src/conversation/state';
 import { NoVoiceError, type RecognitionHandlers, type SpeechEngine } from '../../web/src/speech/engine';
 
 const IDS = ['6f1c0a3e-8d1b-4c0e-9a55-0b2d3c4e5f60', '7a2d1b4f-9e2c-4d1f-8b66-1c3e4d5f6a71'];
@@ -389,6 +390,31 @@ describe('Skip, listening health and missing voices', () => {
       await vi.advanceTimersByTimeAsync(1);
       expect(h.controller.getState().status).toBe('listening');
       expect(h.controller.getState().messages).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('stops getting ready when the engine misses its deadline: no engine, End usable, a late engine released', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      let engineReady: (engine: SpeechEngine) => void = () => undefined;
+      const h = harness({
+        createEngine: () => new Promise<SpeechEngine>((resolve) => (engineReady = resolve)),
+        engineReadyMs: 5_000,
+      });
+      h.controller.start();
+      await vi.advanceTimersByTimeAsync(4_999);
+      expect(isInitializing(h.controller.getState())).toBe(true);
+      await vi.advanceTimersByTimeAsync(1);
+      const state = h.controller.getState();
+      expect(state).toMatchObject({ status: 'listening', engine: 'none' });
+      expect(isInitializing(state)).toBe(false);
+      expect(isBusy(state)).toBe(false);
+      engineReady(h.engine);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(h.engine.disposed).toBe(true);
+      expect(h.engine.listeningIn).toBe(null);
     } finally {
       vi.useRealTimers();
     }

@@ -3,8 +3,8 @@ import {
   CHAT_HISTORY_MAX_TURNS,
   CHAT_TURN_MAX_CHARS,
   FEEDBACK_HISTORY_MAX_MESSAGES,
-  PLAYBACK_SPEEDS,
 } from '../../lambdas/contract/limits';
+import { PLAYBACK_SPEEDS } from '../../web/src/conversation/speed';
 import type { ChatMessage } from '../../lambdas/contract/schemas';
 import {
   lastReplyText,
@@ -14,6 +14,7 @@ import {
   feedbackHistoryOf,
   initialState,
   isBusy,
+  isInitializing,
   speakableText,
   type ConversationAction,
   type ConversationState,
@@ -96,7 +97,7 @@ describe('the conversation reducer (docs/behaviour.md §4)', () => {
   it('a reply with an imagePrompt adds a loading- placeholder after the astro message', () => {
     const state = run(started(), {
       ...(reply('Look at this.') as Extract<ConversationAction, { type: 'reply_received' }>),
-      image: { loadingId: 'loading-101', prompt: 'Saturn and its rings' },
+      picture: { loadingId: 'loading-101', prompt: 'Saturn and its rings' },
     });
     expect(state.messages).toEqual([
       { id: 100, text: 'Look at this.', sender: 'astro' },
@@ -107,10 +108,10 @@ describe('the conversation reducer (docs/behaviour.md §4)', () => {
   it('the image replaces its placeholder with a timestamped message carrying the URL', () => {
     const withPlaceholder = run(started(), {
       ...(reply() as Extract<ConversationAction, { type: 'reply_received' }>),
-      image: { loadingId: 'loading-101', prompt: 'Saturn' },
+      picture: { loadingId: 'loading-101', prompt: 'Saturn' },
     });
     const state = run(withPlaceholder, {
-      type: 'image_ready',
+      type: 'picture_ready',
       loadingId: 'loading-101',
       id: 102,
       imageUrl: '/images/a.svg',
@@ -126,9 +127,9 @@ describe('the conversation reducer (docs/behaviour.md §4)', () => {
   it('an image failure removes its placeholder', () => {
     const withPlaceholder = run(started(), {
       ...(reply() as Extract<ConversationAction, { type: 'reply_received' }>),
-      image: { loadingId: 'loading-101', prompt: 'Saturn' },
+      picture: { loadingId: 'loading-101', prompt: 'Saturn' },
     });
-    const state = run(withPlaceholder, { type: 'image_failed', loadingId: 'loading-101' });
+    const state = run(withPlaceholder, { type: 'picture_failed', loadingId: 'loading-101' });
     expect(state.messages.map((message) => message.id)).toEqual([100]);
   });
 
@@ -235,12 +236,24 @@ describe('the conversation reducer (docs/behaviour.md §4)', () => {
 });
 
 describe('the Start/End button rule (docs/behaviour.md §2.11)', () => {
+  const ready = (state: ConversationState) => run(state, { type: 'engine_ready', engine: 'browser' });
+
   it('is disabled while thinking, speaking or initializing, and enabled while idle or listening', () => {
-    expect(isBusy('thinking')).toBe(true);
-    expect(isBusy('speaking')).toBe(true);
-    expect(isBusy('initializing')).toBe(true);
-    expect(isBusy('idle')).toBe(false);
-    expect(isBusy('listening')).toBe(false);
+    expect(isBusy(ready(started()))).toBe(true);
+    expect(isBusy(ready(run(started(), reply())))).toBe(true);
+    expect(isBusy(initialState)).toBe(false);
+    expect(isBusy(ready(listening()))).toBe(false);
+  });
+
+  it('is initializing from Start until the engine is ready or known to be missing, whatever the status', () => {
+    // The greeting arrived and was spoken before the engine: still getting ready, still busy.
+    expect(isInitializing(listening())).toBe(true);
+    expect(isBusy(listening())).toBe(true);
+    expect(isInitializing(ready(listening()))).toBe(false);
+    expect(isInitializing(run(listening(), { type: 'engine_ready', engine: 'none' }))).toBe(false);
+    // Not before Start, and not after End (the engine of an ended conversation does not matter).
+    expect(isInitializing(initialState)).toBe(false);
+    expect(isInitializing(run(started(), { type: 'ended' }))).toBe(false);
   });
 });
 

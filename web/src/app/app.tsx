@@ -6,7 +6,7 @@ import { Header } from '../components/header';
 import { Notes } from '../components/notes';
 import { Transcript } from '../components/transcript';
 import type { ConversationDeps } from '../conversation/controller';
-import { isBusy, lastReplyText } from '../conversation/state';
+import { isBusy, isInitializing, lastReplyText } from '../conversation/state';
 import { useConversation } from '../conversation/use-conversation';
 import { useSkipKey } from '../conversation/use-skip-key';
 import { useMessages } from '../i18n/use-messages';
@@ -16,7 +16,7 @@ import { settings } from './env';
 export function App({ deps }: { readonly deps?: () => ConversationDeps }) {
   const { state, controller } = useConversation(deps);
   const t = useMessages(state.language);
-  const busy = isBusy(state.status);
+  const busy = isBusy(state);
   const modalOpen = state.feedback.open;
   useSkipKey(state.status === 'speaking' && !modalOpen, () => controller.skip());
 
@@ -61,6 +61,7 @@ export function App({ deps }: { readonly deps?: () => ConversationDeps }) {
             status={state.status}
             active={state.active}
             busy={busy}
+            initializing={isInitializing(state)}
             speed={state.speed}
             listeningHealth={state.listeningHealth}
             onSkip={() => controller.skip()}

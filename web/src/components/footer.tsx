@@ -1,5 +1,5 @@
-import { PLAYBACK_SPEEDS, type PlaybackSpeed } from '#contract/limits';
 import type { WebSettings } from '../app/env';
+import { PLAYBACK_SPEEDS, type PlaybackSpeed } from '../conversation/speed';
 import type { Status } from '../conversation/state';
 import type { ListeningHealth } from '../speech/engine';
 import { format, type Messages } from '../i18n/messages';
@@ -11,6 +11,8 @@ export interface FooterProps {
   readonly active: boolean;
   /** docs/behaviour.md §2.11: disabled while thinking, speaking or initializing. */
   readonly busy: boolean;
+  /** The speech engine is still being prepared: the status line says "Getting ready..." (§4.1). */
+  readonly initializing: boolean;
   readonly speed: PlaybackSpeed;
   /** Recognition is down and coming back: the status line says so instead of a dead "Listening...". */
   readonly listeningHealth: ListeningHealth | null;
@@ -28,6 +30,7 @@ export function Controls({
   status,
   active,
   busy,
+  initializing,
   speed,
   listeningHealth,
   onToggle,
@@ -37,6 +40,7 @@ export function Controls({
   onReplay,
 }: Omit<FooterProps, 'settings'>) {
   const reconnecting = status === 'listening' && listeningHealth === 'reconnecting';
+  const shown = reconnecting ? 'reconnecting' : initializing ? 'initializing' : status;
   return (
     <div className="controls">
       <button
@@ -52,10 +56,10 @@ export function Controls({
         {active ? t.end : t.start}
       </button>
       <div className="status-group">
-        <p id="status-line" className={`status status-${reconnecting ? 'reconnecting' : status}`}>
+        <p id="status-line" className={`status status-${shown}`}>
           <span className="status-dot" aria-hidden="true" />
           <span className="visually-hidden">{t.statusLabel}: </span>
-          {reconnecting ? t.reconnecting : t[status]}
+          {t[shown]}
         </p>
         {status === 'speaking' && (
           <button

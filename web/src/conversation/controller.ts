@@ -1,13 +1,14 @@
 import { initMessage, type Locale } from '#contract/languages';
-import { CHAT_USER_MESSAGE_MAX_CHARS, type PlaybackSpeed } from '#contract/limits';
+import { CHAT_USER_MESSAGE_MAX_CHARS } from '#contract/limits';
 import type { ChatTurn } from '#contract/schemas';
 import { streamChat, type ChatReply, type ChatRequest, type ChatStreamHandlers } from '../api/chat';
 import { sendFeedback, type FeedbackRequest } from '../api/feedback';
-import { generateImage } from '../api/generate-image';
+import { generateImage, PICTURE_FAILED_MESSAGE } from '../api/generate-image';
 import { withDeadline } from '../app/deadline';
 import { logError } from '../app/log';
 import type { SpeechEngine } from '../speech/engine';
 import { newConversationId, nextLoadingId, nextMessageId } from './message-id';
+import type { PlaybackSpeed } from './speed';
 import { SpokenReply } from './spoken-reply';
 import {
   canSubmitFeedback,
@@ -36,7 +37,10 @@ export interface ConversationDeps {
   /** Plays the silent clip inside the Start tap (iPhone only). */
   readonly unlockAudio: () => void;
   readonly newConversationId: () => string;
-  /** How long a reply may wait for the speech engine to be ready (token, SDK chunk, voices). */
+  /**
+   * How long the speech engine may take to be ready (token, SDK chunk, voices): past it the conversation
+   * goes on without one, and a reply waiting for it is shown and not spoken.
+   */
   readonly engineReadyMs?: number;
 }
 
@@ -195,11 +199,15 @@ export class ConversationController {
 
   private async startEngine(conversationId: string, locale: Locale): Promise<SpeechEngine | null> {
     let engine: SpeechEngine;
+    const making = this.deps.createEngine();
     try {
-      engine = await this.deps.createEngine();
+      // Getting ready ends within the deadline (docs/behaviour.md §4.1): Start/End is disabled until then.
+      engine = await withDeadline(making, this.engineReadyMs, 'the speech engine');
     } catch (error) {
       logError('no speech engine', error);
-      this.dispatch({ type: 'engine_ready', engine: 'none' });
+      // One that turns up after all is released at once.
+      making.then((late) => late.dispose()).catch(() => undefined);
+      if (this.isCurrent(conversationId)) this.dispatch({ type: 'engine_ready', engine: 'none' });
       return null;
     }
     if (!this.isCurrent(conversationId)) {
@@ -263,7 +271,7 @@ export class ConversationController {
       pictureAsked = true;
       const loadingId = nextLoadingId();
       this.dispatch({ type: 'picture_requested', conversationId, loadingId, prompt: imagePrompt });
-      void this.sketch(loadingId, imagePrompt, imageTicket);
+      void this.drawPicture(loadingId, imagePrompt, imageTicket);
     };
 
     let reply: ChatReply | null = null;
@@ -307,11 +315,7 @@ export class ConversationController {
       // The engine at once when it is ready, so a sentence reaches it before anything renders.
       engine: () =>
         this.engine ??
-        withDeadline(
-          this.enginePromise ?? Promise.resolve(null),
-          this.deps.engineReadyMs ?? ENGINE_READY_DEADLINE_MS,
-          'the speech engine',
-        ),
+        withDeadline(this.enginePromise ?? Promise.resolve(null), this.engineReadyMs, 'the speech engine'),
       locale: this.state.conversationLanguage,
       speed: () => this.state.speed,
       onNoVoice: () => this.dispatch({ type: 'voice_missing', conversationId }),
@@ -335,16 +339,20 @@ export class ConversationController {
     this.engine?.stopSpeaking();
   }
 
-  private async sketch(loadingId: string, prompt: string, ticket: string | undefined): Promise<void> {
+  private async drawPicture(loadingId: string, prompt: string, ticket: string | undefined): Promise<void> {
     try {
       const { imageUrl } = await this.deps.generateImage(
         ticket === undefined ? { prompt } : { prompt, ticket },
       );
-      this.dispatch({ type: 'image_ready', loadingId, id: nextMessageId(), imageUrl });
+      this.dispatch({ type: 'picture_ready', loadingId, id: nextMessageId(), imageUrl });
     } catch (error) {
-      logError('Image generation failed', error);
-      this.dispatch({ type: 'image_failed', loadingId });
+      logError(PICTURE_FAILED_MESSAGE, error);
+      this.dispatch({ type: 'picture_failed', loadingId });
     }
+  }
+
+  private get engineReadyMs(): number {
+    return this.deps.engineReadyMs ?? ENGINE_READY_DEADLINE_MS;
   }
 
   private isCurrent(conversationId: string): boolean {

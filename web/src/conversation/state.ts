@@ -7,20 +7,24 @@ import { DEFAULT_LOCALE, type Locale } from '#contract/languages';
 import {
   CHAT_HISTORY_MAX_TURNS,
   CHAT_TURN_MAX_CHARS,
-  DEFAULT_PLAYBACK_SPEED,
   FEEDBACK_HISTORY_MAX_MESSAGES,
   FEEDBACK_IMAGE_URL_MAX_CHARS,
   FEEDBACK_MESSAGE_MAX_CHARS,
-  FEEDBACK_PROMPT_USER_MESSAGES,
   LOADING_ID_PREFIX,
   RATING_MAX,
   RATING_MIN,
-  type PlaybackSpeed,
 } from '#contract/limits';
 import type { ListeningHealth } from '../speech/engine';
+import { DEFAULT_PLAYBACK_SPEED, type PlaybackSpeed } from './speed';
 
-/** docs/behaviour.md §4.1. 'initializing' takes part in the button rule but nothing ever sets it. */
-export type Status = 'idle' | 'listening' | 'thinking' | 'speaking' | 'initializing';
+/** The feedback dialog opens once the learner has sent this many messages (docs/behaviour.md §9.3). */
+export const FEEDBACK_PROMPT_USER_MESSAGES = 3;
+
+/**
+ * docs/behaviour.md §4.1. Getting ready ("initializing") is not a status of its own: it is derived from the
+ * engine still being prepared (`isInitializing`), so no value of this type is left that nothing sets.
+ */
+export type Status = 'idle' | 'listening' | 'thinking' | 'speaking';
 
 export type SpeechEngineKind = 'azure' | 'browser' | 'none';
 
@@ -95,7 +99,7 @@ export type ConversationAction =
       readonly id: number;
       readonly text: string;
       /** Set when the reply carried an imagePrompt: the placeholder's id. */
-      readonly image?: { readonly loadingId: string; readonly prompt: string };
+      readonly picture?: { readonly loadingId: string; readonly prompt: string };
       /** Known once the reply is complete when it streams (then told by reply_grew). */
       readonly offlineTutor?: boolean;
     }
@@ -119,12 +123,12 @@ export type ConversationAction =
   | { readonly type: 'chat_failed'; readonly conversationId: string }
   | { readonly type: 'playback_finished'; readonly conversationId: string }
   | {
-      readonly type: 'image_ready';
+      readonly type: 'picture_ready';
       readonly loadingId: string;
       readonly id: number;
       readonly imageUrl: string;
     }
-  | { readonly type: 'image_failed'; readonly loadingId: string }
+  | { readonly type: 'picture_failed'; readonly loadingId: string }
   | { readonly type: 'ended' }
   | { readonly type: 'feedback_dismissed' }
   | { readonly type: 'feedback_submitted' }
@@ -140,7 +144,7 @@ export function conversationReducer(state: ConversationState, action: Conversati
       return { ...state, speed: action.speed };
 
     case 'started':
-      if (state.active || isBusy(state.status)) return state;
+      if (state.active || isBusy(state)) return state;
       return {
         ...state,
         conversationId: action.conversationId,
@@ -189,8 +193,8 @@ export function conversationReducer(state: ConversationState, action: Conversati
     case 'reply_received': {
       if (!isCurrent(state, action.conversationId) || state.status !== 'thinking') return state;
       const reply: ChatMessage = { id: action.id, text: action.text, sender: 'astro' };
-      const placeholder: ChatMessage[] = action.image
-        ? [{ id: action.image.loadingId, text: action.image.prompt, sender: 'astro', isLoading: true }]
+      const placeholder: ChatMessage[] = action.picture
+        ? [{ id: action.picture.loadingId, text: action.picture.prompt, sender: 'astro', isLoading: true }]
         : [];
       return {
         ...state,
@@ -243,7 +247,7 @@ export function conversationReducer(state: ConversationState, action: Conversati
         ? { ...state, status: 'listening' }
         : state;
 
-    case 'image_ready':
+    case 'picture_ready':
       return {
         ...state,
         messages: state.messages.map((message) =>
@@ -253,7 +257,7 @@ export function conversationReducer(state: ConversationState, action: Conversati
         ),
       };
 
-    case 'image_failed':
+    case 'picture_failed':
       return { ...state, messages: state.messages.filter((message) => message.id !== action.loadingId) };
 
     case 'ended':
@@ -275,9 +279,19 @@ export function conversationReducer(state: ConversationState, action: Conversati
   }
 }
 
+type BusyFacts = Pick<ConversationState, 'status' | 'active' | 'engine'>;
+
 /** docs/behaviour.md §2.11: the Start/End button is disabled while thinking, speaking or initializing. */
-export function isBusy(status: Status): boolean {
-  return status === 'thinking' || status === 'speaking' || status === 'initializing';
+export function isBusy(state: BusyFacts): boolean {
+  return state.status === 'thinking' || state.status === 'speaking' || isInitializing(state);
+}
+
+/**
+ * docs/behaviour.md §4.1: a conversation is getting ready from Start until its speech engine is ready, or
+ * known to be missing (`engine` is set at `engine_ready`, `none` included, within a deadline).
+ */
+export function isInitializing(state: BusyFacts): boolean {
+  return state.active && state.engine === null;
 }
 
 /** docs/behaviour.md §4.18: once, at ≥ 3 user messages, not dismissed or sent, conversation still active. */
@@ -310,7 +324,7 @@ export function isPlaceholder(message: TranscriptMessage): boolean {
 
 /**
  * The history sent with a chat call: the words exchanged so far, user → 'user', astro → 'assistant'.
- * Image messages and placeholders are left out: their text is a picture prompt Astro never said, and the
+ * Picture messages and placeholders are left out: their text is a picture prompt Astro never said, and the
  * tutor already knows it offered a picture from its own reply. Astro's turns carry their signature.
  * Capped to the API's limits (docs/behaviour.md §4.8), keeping the most recent turns.
  */
