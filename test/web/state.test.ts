@@ -6,6 +6,7 @@ import {
 } from '../../lambdas/contract/limits';
 import { PLAYBACK_SPEEDS } from '../../web/src/conversation/speed';
 import type { ChatMessage } from '../../lambdas/contract/schemas';
+import { DEFAULT_LEVEL, type Check } from '../../lambdas/contract/teaching';
 import {
   lastReplyText,
   canSubmitFeedback,
@@ -418,5 +419,44 @@ describe('streamed replies and Replay', () => {
     ];
     expect(lastReplyText(messages)).toBe('The Sun is a star.');
     expect(lastReplyText(messages.slice(0, 1))).toBe(null);
+  });
+});
+
+describe('teaching in the reducer (docs/behaviour.md §17)', () => {
+  const checked = (check: Check, conversationId = ID): ConversationAction => ({
+    type: 'reply_checked',
+    conversationId,
+    check,
+  });
+  const correct: Check = { type: 'answer', correct: true };
+
+  it('starts at the default level; the level changes only while no conversation is active', () => {
+    expect(initialState.level).toBe(DEFAULT_LEVEL);
+    const chosen = run(initialState, { type: 'level_selected', level: 'child' });
+    expect(chosen.level).toBe('child');
+    expect(run(started(chosen), { type: 'level_selected', level: 'adult' }).level).toBe('child');
+  });
+
+  it('counts correct answers of the current conversation only, and resets them at Start', () => {
+    const two = run(
+      listening(),
+      checked(correct),
+      checked({ type: 'answer', correct: false }),
+      checked(correct),
+    );
+    expect(two.stars).toBe(2);
+    expect(run(two, checked(correct, 'another conversation')).stars).toBe(2);
+    const ended = run(two, { type: 'ended' });
+    expect(run(ended, checked(correct)).stars).toBe(2);
+    expect(started(ended).stars).toBe(0);
+  });
+
+  it('holds a check question open until the learner answers, by voice or typing, or the conversation ends', () => {
+    const asked = run(listening(), checked({ type: 'question' }));
+    expect(asked.checkOpen).toBe(true);
+    expect(run(asked, utterance('   ', 7)).checkOpen).toBe(true);
+    expect(run(asked, utterance('Jupiter', 7)).checkOpen).toBe(false);
+    expect(run(asked, { type: 'ended' }).checkOpen).toBe(false);
+    expect(run(asked, checked(correct)).checkOpen).toBe(false);
   });
 });

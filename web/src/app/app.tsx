@@ -4,6 +4,7 @@ import { FeedbackModal } from '../components/feedback-modal';
 import { Controls, Copyright } from '../components/footer';
 import { Header } from '../components/header';
 import { Notes } from '../components/notes';
+import { StarAnnouncement } from '../components/star-count';
 import { Transcript } from '../components/transcript';
 import type { ConversationDeps } from '../conversation/controller';
 import { isBusy, isInitializing, lastReplyText } from '../conversation/state';
@@ -27,8 +28,10 @@ export function App({ deps }: { readonly deps?: () => ConversationDeps }) {
           t={t}
           settings={settings}
           language={state.language}
-          languageLocked={state.active}
+          choicesLocked={state.active}
           onLanguage={(language) => controller.selectLanguage(language)}
+          level={state.level}
+          onLevel={(level) => controller.selectLevel(level)}
         />
         <main className="stage">
           <Transcript
@@ -67,6 +70,9 @@ export function App({ deps }: { readonly deps?: () => ConversationDeps }) {
             onSkip={() => controller.skip()}
             canReplay={lastReplyText(state.messages) !== null}
             onReplay={() => controller.replay()}
+            checkOpen={state.checkOpen}
+            stars={state.stars}
+            locale={state.language}
             onToggle={() => (state.active ? controller.end() : controller.start())}
             onSpeed={(speed) => controller.selectSpeed(speed)}
           />
@@ -82,6 +88,7 @@ export function App({ deps }: { readonly deps?: () => ConversationDeps }) {
         />
       )}
       <Announcer messages={state.messages} />
+      <StarAnnouncement locale={state.language} stars={state.stars} />
     </>
   );
 }

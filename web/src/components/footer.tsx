@@ -1,8 +1,10 @@
+import type { Locale } from '#contract/languages';
 import type { WebSettings } from '../app/env';
 import { PLAYBACK_SPEEDS, type PlaybackSpeed } from '../conversation/speed';
 import type { Status } from '../conversation/state';
 import type { ListeningHealth } from '../speech/engine';
 import { format, type Messages } from '../i18n/messages';
+import { StarCount } from './star-count';
 
 export interface FooterProps {
   readonly t: Messages;
@@ -23,6 +25,11 @@ export interface FooterProps {
   /** There is a reply to hear again; Replay is shown only while listening. */
   readonly canReplay: boolean;
   readonly onReplay: () => void;
+  /** A check question is open: while listening, the status line says "Take your time…" (§17.5). */
+  readonly checkOpen: boolean;
+  /** Stars earned in this conversation, and the UI's language for their name (§2.23). */
+  readonly stars: number;
+  readonly locale: Locale;
 }
 
 export function Controls({
@@ -38,9 +45,19 @@ export function Controls({
   onSkip,
   canReplay,
   onReplay,
+  checkOpen,
+  stars,
+  locale,
 }: Omit<FooterProps, 'settings'>) {
   const reconnecting = status === 'listening' && listeningHealth === 'reconnecting';
-  const shown = reconnecting ? 'reconnecting' : initializing ? 'initializing' : status;
+  const thinkTime = status === 'listening' && checkOpen;
+  const shown = reconnecting
+    ? 'reconnecting'
+    : initializing
+      ? 'initializing'
+      : thinkTime
+        ? 'takeYourTime'
+        : status;
   return (
     <div className="controls">
       <button
@@ -56,7 +73,7 @@ export function Controls({
         {active ? t.end : t.start}
       </button>
       <div className="status-group">
-        <p id="status-line" className={`status status-${shown}`}>
+        <p id="status-line" className={`status status-${shown === 'takeYourTime' ? 'listening' : shown}`}>
           <span className="status-dot" aria-hidden="true" />
           <span className="visually-hidden">{t.statusLabel}: </span>
           {t[shown]}
@@ -77,6 +94,7 @@ export function Controls({
             {t.replay}
           </button>
         )}
+        <StarCount t={t} locale={locale} stars={stars} />
       </div>
       <label className="field speed-field">
         <span className="field-label">{t.speed}</span>

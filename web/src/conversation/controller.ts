@@ -1,6 +1,7 @@
 import { initMessage, type Locale } from '#contract/languages';
 import { CHAT_USER_MESSAGE_MAX_CHARS } from '#contract/limits';
 import type { ChatTurn } from '#contract/schemas';
+import type { Level } from '#contract/teaching';
 import { streamChat, type ChatReply, type ChatRequest, type ChatStreamHandlers } from '../api/chat';
 import { sendFeedback, type FeedbackRequest } from '../api/feedback';
 import { generateImage, PICTURE_FAILED_MESSAGE } from '../api/generate-image';
@@ -91,9 +92,13 @@ export class ConversationController {
   };
 
   dispatch(action: ConversationAction): ConversationState {
-    const next = conversationReducer(this.state, action);
-    if (next !== this.state) {
+    const previous = this.state;
+    const next = conversationReducer(previous, action);
+    if (next !== previous) {
       this.state = next;
+      // Think time (docs/behaviour.md §17.5) follows the open check question; an ended conversation's
+      // engine is being released, not retuned.
+      if (next.active && next.checkOpen !== previous.checkOpen) this.engine?.setThinkTime(next.checkOpen);
       for (const listener of this.listeners) listener();
     }
     return next;
@@ -101,6 +106,10 @@ export class ConversationController {
 
   selectLanguage(language: Locale): void {
     this.dispatch({ type: 'language_selected', language });
+  }
+
+  selectLevel(level: Level): void {
+    this.dispatch({ type: 'level_selected', level });
   }
 
   selectSpeed(speed: PlaybackSpeed): void {
@@ -171,7 +180,7 @@ export class ConversationController {
   }
 
   async submitFeedback(input: FeedbackInput): Promise<void> {
-    const { conversationId, conversationLanguage, messages, feedback } = this.state;
+    const { conversationId, conversationLanguage, messages, feedback, stars } = this.state;
     if (!conversationId || !canSubmitFeedback(input.helpfulness, input.clarity, feedback.sending)) return;
     const before = this.state;
     if (this.dispatch({ type: 'feedback_submitted' }) === before) return;
@@ -183,6 +192,7 @@ export class ConversationController {
         conversationId,
         language: conversationLanguage,
         chatHistory: feedbackHistoryOf(messages),
+        starsEarned: stars,
       });
     } catch (error) {
       logError('sending feedback failed', error);
@@ -215,6 +225,8 @@ export class ConversationController {
       return null;
     }
     this.engine = engine;
+    // A check question asked before the engine was ready (docs/behaviour.md §17.5).
+    if (this.state.checkOpen) engine.setThinkTime(true);
     this.dispatch({ type: 'engine_ready', engine: engine.canListen ? engine.kind : 'none' });
     if (engine.canListen) {
       // The recogniser runs for the whole conversation; the reducer decides which utterances count.
@@ -277,7 +289,7 @@ export class ConversationController {
     let reply: ChatReply | null = null;
     try {
       reply = await this.deps.chat(
-        { userMessage, language: this.state.conversationLanguage, chatHistory },
+        { userMessage, language: this.state.conversationLanguage, chatHistory, level: this.state.level },
         { onDelta, onPicture },
       );
     } catch (error) {
@@ -304,6 +316,9 @@ export class ConversationController {
         });
       }
       if (reply.imagePrompt) onPicture(reply.imagePrompt, reply.imageTicket);
+      // Stars and think time (docs/behaviour.md §17.4, §17.5) count once the whole reply is known.
+      if (reply.check && replyId !== null)
+        this.dispatch({ type: 'reply_checked', conversationId, check: reply.check });
     }
     if (spoken) await this.finishSpeaking(conversationId, spoken);
   }

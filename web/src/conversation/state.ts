@@ -4,6 +4,7 @@
  */
 import type { ChatMessage, ChatTurn } from '#contract/schemas';
 import { DEFAULT_LOCALE, type Locale } from '#contract/languages';
+import { DEFAULT_LEVEL, type Check, type Level } from '#contract/teaching';
 import {
   CHAT_HISTORY_MAX_TURNS,
   CHAT_TURN_MAX_CHARS,
@@ -52,6 +53,8 @@ export interface ConversationState {
   readonly language: Locale;
   /** The language the transcript on screen was spoken in (it outlives the conversation). */
   readonly conversationLanguage: Locale;
+  /** The learner's level picked in the header; locked while a conversation is active (§17.1). */
+  readonly level: Level;
   readonly messages: readonly TranscriptMessage[];
   /** Live partial recognition, shown as a faded bubble. */
   readonly interim: string;
@@ -65,6 +68,13 @@ export interface ConversationState {
   readonly listeningHealth: ListeningHealth | null;
   /** The browser has no voice for the conversation's language: replies are shown, not spoken. */
   readonly voiceMissing: boolean;
+  /** Correct answers to check questions in this conversation (§17.4); kept after End, reset at Start. */
+  readonly stars: number;
+  /**
+   * Astro's last reply ended with a check question the learner has not answered yet: think time
+   * (§17.5), "Take your time…" while listening and a recogniser that waits longer.
+   */
+  readonly checkOpen: boolean;
 }
 
 export const initialState: ConversationState = {
@@ -81,10 +91,14 @@ export const initialState: ConversationState = {
   offlineTutor: false,
   listeningHealth: null,
   voiceMissing: false,
+  level: DEFAULT_LEVEL,
+  stars: 0,
+  checkOpen: false,
 };
 
 export type ConversationAction =
   | { readonly type: 'language_selected'; readonly language: Locale }
+  | { readonly type: 'level_selected'; readonly level: Level }
   | { readonly type: 'speed_selected'; readonly speed: PlaybackSpeed }
   | { readonly type: 'started'; readonly conversationId: string }
   | { readonly type: 'engine_ready'; readonly engine: SpeechEngineKind }
@@ -111,6 +125,8 @@ export type ConversationAction =
       readonly offlineTutor?: boolean;
       readonly signature?: string;
     }
+  /** The whole reply is known and says it asked a check question or judged the learner's answer. */
+  | { readonly type: 'reply_checked'; readonly conversationId: string; readonly check: Check }
   /** The tutor suggested a picture (mid-stream or with the reply): its placeholder joins the transcript. */
   | {
       readonly type: 'picture_requested';
@@ -140,6 +156,10 @@ export function conversationReducer(state: ConversationState, action: Conversati
       // The dropdown is disabled while active; the rule holds here too.
       return state.active ? state : { ...state, language: action.language };
 
+    case 'level_selected':
+      // Locked like the language (docs/behaviour.md §17.1): the tutor keeps one level per conversation.
+      return state.active ? state : { ...state, level: action.level };
+
     case 'speed_selected':
       return { ...state, speed: action.speed };
 
@@ -156,6 +176,8 @@ export function conversationReducer(state: ConversationState, action: Conversati
         engine: null,
         listeningHealth: null,
         voiceMissing: false,
+        stars: 0,
+        checkOpen: false,
       };
 
     case 'engine_ready':
@@ -186,6 +208,8 @@ export function conversationReducer(state: ConversationState, action: Conversati
         messages,
         interim: '',
         status: 'thinking',
+        // The learner answered (or moved on): the check question is closed (docs/behaviour.md §17.5).
+        checkOpen: false,
         feedback: feedbackAfterUserMessage(state.feedback, messages, state.active),
       };
     }
@@ -218,6 +242,14 @@ export function conversationReducer(state: ConversationState, action: Conversati
         ),
         offlineTutor: offlineTutor ?? state.offlineTutor,
       };
+    }
+
+    case 'reply_checked': {
+      if (!isCurrent(state, action.conversationId)) return state;
+      const { check } = action;
+      // docs/behaviour.md §17.4: a star for each answer the tutor judged correct.
+      const stars = check.type === 'answer' && check.correct ? state.stars + 1 : state.stars;
+      return { ...state, stars, checkOpen: check.type === 'question' };
     }
 
     case 'picture_requested':
@@ -262,7 +294,14 @@ export function conversationReducer(state: ConversationState, action: Conversati
 
     case 'ended':
       if (!state.active) return state;
-      return { ...state, active: false, status: 'idle', interim: '', listeningHealth: null };
+      return {
+        ...state,
+        active: false,
+        status: 'idle',
+        interim: '',
+        listeningHealth: null,
+        checkOpen: false,
+      };
 
     case 'feedback_dismissed':
       return state.feedback.sending
