@@ -40,6 +40,14 @@ const template = (placeholders: readonly string[], min: number, max: number) =>
 
 const phrase = z.string().trim().min(1).max(60);
 
+/**
+ * Quiz turns end with the question, so the question still open is read from the end of Astro's last
+ * turn (docs/behaviour.md §17.2).
+ */
+function endsWithQuestion(text: string): boolean {
+  return text.trimEnd().endsWith('{question}');
+}
+
 export const topicIndexSchema = z
   .object({
     topics: z
@@ -91,8 +99,19 @@ const localizedTopicSchema = z.strictObject({
   explanation: spokenText(20, 420),
   /** What Astro adds when the learner asks for more. */
   more: spokenText(20, 420),
-  /** Checks understanding; ends the explanation reply. */
-  question: spokenText(5, 160),
+  /** The explanation for a Young explorer (8–11): 1–2 very short sentences, everyday words. */
+  childExplanation: spokenText(10, 260),
+  /** The check for understanding that ends the explanation reply (docs/behaviour.md §17.2). */
+  check: z.strictObject({
+    /** One short question whose answer is a word or short phrase, checkable by keywords. */
+    question: spokenText(5, 160).refine((text) => /[?？؟]$/u.test(text), 'a question ends with ?'),
+    /** Accepted answers as keywords, matched like topic keywords: any one present is right. */
+    answers: z.array(phrase).min(1),
+    /** A nudge toward the answer that does not give it away. */
+    hint: spokenText(10, 240),
+    /** One sentence giving the answer and why, said after a second wrong try. */
+    answer: spokenText(10, 300),
+  }),
 });
 
 export const localeKnowledgeSchema = z.strictObject({
@@ -129,6 +148,24 @@ export const localeKnowledgeSchema = z.strictObject({
   helloWords: z.array(phrase).min(2),
   /** No, no thanks, not really: answered with a few other topics to explore. */
   noWords: z.array(phrase).min(2),
+  /** "Quiz me", "test me"…: start a three-question quiz (docs/behaviour.md §17.3). */
+  quizWords: z.array(phrase).min(4),
+  /** "I don't know", "no idea"…: a try that gets the hint, never mistaken for an answer. */
+  dontKnowWords: z.array(phrase).min(3),
+  /** Said when the learner's answer is right. */
+  checkCorrect: spokenText(3, 120),
+  /** Said after a first wrong try; the check question follows it. */
+  checkTryAgain: template(['hint'], 10, 200),
+  /** Said after a second wrong try: `{answer}` is the topic's answer sentence. */
+  checkReveal: template(['answer'], 5, 120),
+  /** Opens a quiz: `{topics}` lists the quiz's topics; the first question ends it. */
+  quizStart: template(['topics', 'question'], 20, 300).refine(endsWithQuestion, 'ends with {question}'),
+  /** Asks the next quiz question, which ends it. */
+  quizNext: template(['question'], 5, 120).refine(endsWithQuestion, 'ends with {question}'),
+  /** Ends a quiz: `{score}` right out of `{total}`, then the recap. */
+  quizScore: template(['score', 'total', 'recap'], 10, 300),
+  /** The quiz's one-sentence recap: `{topics}` lists its topics. */
+  quizRecap: template(['topics'], 10, 200),
   topics: z.record(z.string().regex(TOPIC_ID), localizedTopicSchema),
 });
 

@@ -11,20 +11,24 @@
  */
 import { INIT_MARKER, LOCALES, type Locale } from '../../contract/languages';
 import type { ChatTurn } from '../../contract/schemas';
+import { DEFAULT_LEVEL, type Level } from '../../contract/teaching';
 import { doneEvent, type Tutor, type TutorReply, type TutorRequest, type TutorStreamEvent } from '../tutor';
-import { loadKnowledge, type Knowledge } from './knowledge';
-import type { LocaleKnowledge, LocalizedTopic } from './knowledge-schema';
+import { continuationText, isRightAnswer, judge, openCheck, type OpenCheck } from './checks';
 import {
-  compareCandidates,
-  compilePattern,
-  coverAll,
-  indexPatterns,
-  mentions,
-  prepareMessage,
-  stableHash,
-  type Matching,
-  type PatternIndex,
-} from './matcher';
+  bestTopic,
+  compileLocale,
+  fill,
+  joinSentences,
+  lessonIn,
+  lessonText,
+  listOf,
+  type CompiledLocale,
+  type CompiledTopic,
+  type Stage,
+} from './compiled-locale';
+import { loadKnowledge, type Knowledge } from './knowledge';
+import { mentions, prepareMessage, stableHash } from './matcher';
+import { startQuiz } from './quiz';
 
 /** How many words (or, in Chinese and Japanese, word-like segments) one streamed piece holds. */
 const WORDS_PER_PIECE = 4;
@@ -32,38 +36,8 @@ const WORDS_PER_PIECE = 4;
 const SUGGESTION_COUNT = 3;
 /** The language whose keywords are tried when none in the conversation's language matched. */
 const FALLBACK_LOCALE: Locale = 'en-US';
-const FALLBACK_MIN_LETTERS = 4;
 /** How far back "tell me more" looks for the topic being discussed: the last few exchanges. */
 const HISTORY_LOOKBACK_TURNS = 12;
-
-interface CompiledTopic {
-  readonly id: string;
-  readonly order: number;
-  readonly priority: number;
-  readonly next: string;
-  readonly imagePrompt?: string;
-  readonly text: LocalizedTopic;
-}
-
-interface CompiledLocale {
-  readonly data: LocaleKnowledge;
-  readonly matching: Matching;
-  /** "yes" and "more" are short: with clitics allowed, Hebrew "כן" (yes) would hide in "לכן" (therefore). */
-  readonly phraseMatching: Matching;
-  /** Sentences are joined with a space, except in Chinese and Japanese. */
-  readonly joiner: string;
-  readonly topics: readonly CompiledTopic[];
-  readonly byId: ReadonlyMap<string, CompiledTopic>;
-  /** Each topic's own keywords, its broad ones, and (used for English) its keywords of 4+ letters. */
-  readonly keywords: PatternIndex;
-  readonly broadKeywords: PatternIndex;
-  readonly fallbackKeywords: PatternIndex;
-  readonly moreWords: PatternIndex;
-  readonly helloWords: PatternIndex;
-  readonly noWords: PatternIndex;
-}
-
-type Stage = 'explanation' | 'more';
 
 interface LastTopic {
   readonly topic: CompiledTopic;
@@ -128,22 +102,34 @@ class OfflineEngine {
 
   answer(request: TutorRequest): TutorReply {
     const language = this.locale(request.language);
+    const level = request.level ?? DEFAULT_LEVEL;
     const message = request.userMessage.trim();
     if (message.startsWith(INIT_MARKER)) return { response: language.data.greeting };
 
     const topic = this.topicOf(message, request.language);
     const phrases = prepareMessage(message, language.phraseMatching);
+    if (mentions(phrases, language.quizWords, language.phraseMatching)) {
+      return startQuiz(message, topic, request.history, language);
+    }
+    const open = openCheck(request.history, language);
+    if (open) {
+      const correct = isRightAnswer(message, open, language);
+      if (correct || !asksAboutAnotherTopic(message, topic, open)) return judge(open, correct, language);
+    }
+
     const wantsMore = mentions(phrases, language.moreWords, language.phraseMatching);
     const last = wantsMore ? lastTopic(request.history, language) : undefined;
 
     if (topic) {
       return last && last.topic.id === topic.id
         ? continuation(language, topic)
-        : explanation(language, topic);
+        : explanation(language, topic, level);
     }
     if (last) {
       const next = language.byId.get(last.topic.next);
-      return last.stage === 'more' && next ? explanation(language, next) : continuation(language, last.topic);
+      return last.stage === 'more' && next
+        ? explanation(language, next, level)
+        : continuation(language, last.topic);
     }
     if (mentions(phrases, language.helloWords, language.phraseMatching)) {
       return { response: language.data.greeting };
@@ -178,61 +164,13 @@ class OfflineEngine {
   }
 }
 
-function compileLocale(knowledge: Knowledge, data: LocaleKnowledge): CompiledLocale {
-  const matching: Matching = data.matching;
-  const phraseMatching: Matching = { ...matching, prefixes: [], suffixes: [] };
-  const topics = knowledge.index.topics.map((entry, order): CompiledTopic => {
-    const text = data.topics[entry.id];
-    if (!text) throw new Error(`${data.locale}: missing topic ${entry.id}`);
-    return {
-      id: entry.id,
-      order,
-      priority: entry.priority,
-      next: entry.next,
-      ...(entry.imagePrompt ? { imagePrompt: entry.imagePrompt } : {}),
-      text,
-    };
-  });
-  const compile = (phrases: readonly string[], how: Matching) =>
-    phrases.map((phrase) => compilePattern(phrase, how));
-  const keywords = topics.map((topic) => compile(topic.text.keywords, matching));
-  return {
-    data,
-    matching,
-    phraseMatching,
-    joiner: matching.mode === 'characters' ? '' : ' ',
-    topics,
-    byId: new Map(topics.map((topic) => [topic.id, topic])),
-    keywords: indexPatterns(keywords, matching),
-    broadKeywords: indexPatterns(
-      topics.map((topic) => compile(topic.text.broadKeywords, matching)),
-      matching,
-    ),
-    fallbackKeywords: indexPatterns(
-      keywords.map((patterns) =>
-        patterns.filter((pattern) => pattern.words.join('').length >= FALLBACK_MIN_LETTERS),
-      ),
-      matching,
-    ),
-    moreWords: indexPatterns([compile(data.moreWords, phraseMatching)], phraseMatching),
-    helloWords: indexPatterns([compile(data.helloWords, phraseMatching)], phraseMatching),
-    noWords: indexPatterns([compile(data.noWords, phraseMatching)], phraseMatching),
-  };
-}
-
-/** The topic whose patterns cover the message best, if any matched. */
-function bestTopic(
-  message: string,
-  language: CompiledLocale,
-  index: PatternIndex,
-): CompiledTopic | undefined {
-  const coverage = coverAll(prepareMessage(message, language.matching), index, language.matching);
-  return [...coverage]
-    .flatMap(([order, covered]) => {
-      const topic = language.topics[order];
-      return topic ? [{ topic, priority: topic.priority, order, ...covered }] : [];
-    })
-    .sort(compareCandidates)[0]?.topic;
+/**
+ * A learner who asks about another topic instead of answering the open check is not judged: a new lesson
+ * starts (docs/behaviour.md §17.2). Asking means naming another topic in a question; a bare "the Sun" is
+ * a (wrong) answer, since learners often answer with a topic's name.
+ */
+function asksAboutAnotherTopic(message: string, topic: CompiledTopic | undefined, open: OpenCheck): boolean {
+  return topic !== undefined && topic.id !== open.topic.id && /[?？؟]/u.test(message);
 }
 
 /**
@@ -243,10 +181,8 @@ function bestTopic(
 function lastTopic(history: readonly ChatTurn[], language: CompiledLocale): LastTopic | undefined {
   for (const turn of history.slice(-HISTORY_LOOKBACK_TURNS).reverse()) {
     if (turn.role === 'assistant') {
-      for (const topic of language.topics) {
-        if (turn.content.includes(topic.text.more)) return { topic, stage: 'more' };
-        if (turn.content.includes(topic.text.explanation)) return { topic, stage: 'explanation' };
-      }
+      const lesson = lessonIn(turn.content, language);
+      if (lesson) return lesson;
     } else {
       const topic = bestTopic(turn.content, language, language.keywords);
       if (topic) return { topic, stage: 'explanation' };
@@ -255,16 +191,18 @@ function lastTopic(history: readonly ChatTurn[], language: CompiledLocale): Last
   return undefined;
 }
 
-function explanation(language: CompiledLocale, topic: CompiledTopic): TutorReply {
-  const response = [topic.text.explanation, topic.text.question].join(language.joiner);
-  return topic.imagePrompt ? { response, imagePrompt: topic.imagePrompt } : { response };
+/** The topic's lesson at the learner's level, ending with its check question (§17.1–§17.2). */
+function explanation(language: CompiledLocale, topic: CompiledTopic, level: Level): TutorReply {
+  const response = joinSentences(language, lessonText(topic, level), topic.text.check.question);
+  return {
+    response,
+    ...(topic.imagePrompt ? { imagePrompt: topic.imagePrompt } : {}),
+    check: { type: 'question' },
+  };
 }
 
 function continuation(language: CompiledLocale, topic: CompiledTopic): TutorReply {
-  const next = language.byId.get(topic.next);
-  return {
-    response: fill(language.data.continuation, { more: topic.text.more, next: next?.text.name ?? '' }),
-  };
+  return { response: continuationText(language, topic) };
 }
 
 /** A reply built on `template` naming a few popular topics, chosen by a hash of the message. */
@@ -277,17 +215,4 @@ function suggest(language: CompiledLocale, template: string, message: string): T
     (_, offset) => pool[(start + offset) % pool.length]?.text.name ?? '',
   );
   return { response: fill(template, { topics: listOf(names, language.data.list) }) };
-}
-
-function listOf(names: readonly string[], list: LocaleKnowledge['list']): string {
-  if (names.length <= 1) return names.join('');
-  return `${names.slice(0, -1).join(list.separator)}${list.last}${names[names.length - 1]}`;
-}
-
-/** Fills `{name}` holes; split/join rather than replace() so `$` in data is never a replacement pattern. */
-function fill(template: string, values: Readonly<Record<string, string>>): string {
-  return Object.entries(values).reduce(
-    (text, [name, value]) => text.split(`{${name}}`).join(value),
-    template,
-  );
 }

@@ -93,11 +93,14 @@ describe('the offline knowledge base', () => {
           id,
           sentences: expect.toBeOneOf([2, 3]),
         });
-        expect({ id, reply: sentences(`${topic?.explanation ?? ''} ${topic?.question ?? ''}`) }).toEqual({
+        expect({
+          id,
+          reply: sentences(`${topic?.explanation ?? ''} ${topic?.check.question ?? ''}`),
+        }).toEqual({
           id,
           reply: expect.toBeOneOf([3, 4]),
         });
-        expect(topic?.question).toMatch(/[?？؟]$/u);
+        expect(topic?.check.question).toMatch(/[?？؟]$/u);
         expect(sentences(topic?.more ?? '')).toBeGreaterThanOrEqual(1);
       }
     });
@@ -111,8 +114,11 @@ describe('the offline knowledge base', () => {
         ...Object.values(data.topics).flatMap((topic) => [
           topic.name,
           topic.explanation,
+          topic.childExplanation,
           topic.more,
-          topic.question,
+          topic.check.question,
+          topic.check.hint,
+          topic.check.answer,
         ]),
       ];
       for (const text of texts) {
@@ -167,8 +173,10 @@ describe('the offline knowledge base', () => {
     it('when a spoken text carries markdown', () => {
       const raw = rawCopy();
       const topic = raw.locales['de-DE'].topics.mars;
-      if (topic) topic.question = '**Warum** ist der Mars rot?';
-      expect(() => parseKnowledge(raw.index, raw.locales)).toThrow(/de-DE\.json: topics\.mars\.question/);
+      if (topic) topic.check = { ...(topic.check as object), question: '**Warum** ist der Mars rot?' };
+      expect(() => parseKnowledge(raw.index, raw.locales)).toThrow(
+        /de-DE\.json: topics\.mars\.check\.question/,
+      );
     });
 
     it('when a text would speak the init marker', () => {

@@ -59,7 +59,7 @@ describe('the offline tutor', () => {
         const text = textOf(language, id);
         const [primary] = text.keywords;
         const reply = await ask(language, QUESTION_FRAMES[language].replace('{kw}', primary ?? ''));
-        expect(reply.response).toBe(joined(language, text.explanation, text.question));
+        expect(reply.response).toBe(joined(language, text.explanation, text.check.question));
         expect(reply.imagePrompt).toBe(imagePromptOf(id));
       },
     );
@@ -83,9 +83,10 @@ describe('the offline tutor', () => {
       expect(reply.imagePrompt).toBeUndefined();
     });
 
-    it('tells more about the last topic when asked to continue, then moves on to the offered topic', async () => {
+    it('tells more about the last topic after a right answer, then moves on to the offered topic', async () => {
       const saturn = textOf(language, 'saturn');
       const first = await ask(language, saturn.keywords[0] ?? '');
+      const answer = saturn.check.answers[0] ?? '';
       const history: ChatTurn[] = [
         { role: 'assistant', content: knowledge.locales[language].greeting },
         { role: 'user', content: saturn.keywords[0] ?? '' },
@@ -93,17 +94,29 @@ describe('the offline tutor', () => {
       ];
       const moreWord = knowledge.locales[language].moreWords[0] ?? '';
 
-      const more = await ask(language, moreWord, history);
+      const more = await ask(language, answer, history);
       expect(more.response).toContain(saturn.more);
       expect(more.response).toContain(textOf(language, 'uranus').name);
       expect(more.imagePrompt).toBeUndefined();
 
       const next = await ask(language, moreWord, [
         ...history,
-        { role: 'user', content: moreWord },
+        { role: 'user', content: answer },
         { role: 'assistant', content: more.response },
       ]);
       expect(topicExplained(language, next)).toBe('uranus');
+    });
+
+    it('tells more about the last topic once its check is closed', async () => {
+      const saturn = textOf(language, 'saturn');
+      const moreWord = knowledge.locales[language].moreWords[0] ?? '';
+      const history: ChatTurn[] = [
+        { role: 'user', content: saturn.keywords[0] ?? '' },
+        { role: 'assistant', content: joined(language, saturn.explanation, saturn.check.question) },
+        { role: 'user', content: 'xqzv' },
+        { role: 'assistant', content: 'Not quite. xqzv' },
+      ];
+      expect((await ask(language, moreWord, history)).response).toContain(saturn.more);
     });
 
     it('answers a hello with the greeting', async () => {

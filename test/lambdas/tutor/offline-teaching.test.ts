@@ -1,0 +1,368 @@
+/**
+ * The offline tutor teaches (docs/behaviour.md §17.1–§17.3): a Young explorer's lessons, checks for
+ * understanding judged from the lesson data and the history, and "quiz me".
+ */
+import { describe, expect, it } from 'vitest';
+import { LOCALES, type Locale } from '../../../lambdas/contract/languages';
+import type { ChatTurn } from '../../../lambdas/contract/schemas';
+import type { Level } from '../../../lambdas/contract/teaching';
+import { loadKnowledge } from '../../../lambdas/tutor/offline/knowledge';
+import { createOfflineTutor } from '../../../lambdas/tutor/offline/offline-tutor';
+import type { TutorReply, TutorStreamEvent } from '../../../lambdas/tutor/tutor';
+
+const tutor = createOfflineTutor();
+const knowledge = loadKnowledge();
+const topicIds = knowledge.index.topics.map((topic) => topic.id);
+
+/** The languages whose lessons this suite walks through in full. */
+const TAUGHT = ['en-US', 'es-ES', 'fr-FR', 'de-DE', 'ja-JP'] as const satisfies readonly Locale[];
+type Taught = (typeof TAUGHT)[number];
+
+const QUIZ_ME: Record<Taught, string> = {
+  'en-US': 'Quiz me!',
+  'es-ES': 'Hazme un quiz, porfa',
+  'fr-FR': 'Fais-moi un quiz',
+  'de-DE': 'Mach ein Quiz mit mir',
+  'ja-JP': 'クイズを出して',
+};
+const QUIZ_ME_ON_PLANETS: Record<Taught, string> = {
+  'en-US': 'Quiz me on the planets',
+  'es-ES': 'Hazme un quiz sobre los planetas',
+  'fr-FR': 'Fais-moi un quiz sur les planètes',
+  'de-DE': 'Mach ein Quiz über die Planeten',
+  'ja-JP': '太陽系のクイズを出して',
+};
+const DONT_KNOW: Record<Taught, string> = {
+  'en-US': "I don't know",
+  'es-ES': 'No lo sé',
+  'fr-FR': 'Je ne sais pas',
+  'de-DE': 'Ich weiß nicht',
+  'ja-JP': 'わかりません',
+};
+/** A wrong answer to any check question of the lessons. */
+const WRONG: Record<Taught, string> = {
+  'en-US': 'a purple banana',
+  'es-ES': 'un plátano morado',
+  'fr-FR': 'une banane violette',
+  'de-DE': 'eine lila Banane',
+  'ja-JP': 'むらさきのバナナ',
+};
+
+function data(language: Locale) {
+  return knowledge.locales[language];
+}
+
+function topicText(language: Locale, id: string) {
+  const text = data(language).topics[id];
+  if (!text) throw new Error(`no ${id} in ${language}`);
+  return text;
+}
+
+/** The topic whose check question ends a reply (undefined if none does). */
+function askedAbout(language: Locale, reply: TutorReply): string | undefined {
+  return topicIds.find((id) => reply.response.trimEnd().endsWith(topicText(language, id).check.question));
+}
+
+function fill(template: string, values: Record<string, string>): string {
+  return Object.entries(values).reduce(
+    (text, [name, value]) => text.split(`{${name}}`).join(value),
+    template,
+  );
+}
+
+const joiner = (language: Locale) => (language === 'ja-JP' || language === 'zh-CN' ? '' : ' ');
+
+/** One conversation with the offline tutor: each reply joins the history, as the web app sends it. */
+class Conversation {
+  readonly history: ChatTurn[] = [];
+  constructor(
+    private readonly language: Locale,
+    private readonly level?: Level,
+  ) {}
+
+  async say(userMessage: string): Promise<TutorReply> {
+    const reply = await tutor.reply({
+      userMessage,
+      language: this.language,
+      history: this.history,
+      ...(this.level ? { level: this.level } : {}),
+    });
+    this.history.push({ role: 'user', content: userMessage }, { role: 'assistant', content: reply.response });
+    return reply;
+  }
+
+  /** Answers the check question the last reply ended with, rightly. */
+  async answerRightly(last: TutorReply): Promise<TutorReply> {
+    const id = askedAbout(this.language, last);
+    if (!id) throw new Error(`no check question at the end of: ${last.response}`);
+    return this.say(topicText(this.language, id).check.answers[0] ?? '');
+  }
+}
+
+describe('a Young explorer', () => {
+  it.each(LOCALES)('hears a shorter lesson than a teen for every topic in %s', async (language) => {
+    for (const id of topicIds) {
+      const text = topicText(language, id);
+      const message = text.keywords[0] ?? '';
+      const child = await tutor.reply({ userMessage: message, language, history: [], level: 'child' });
+      const teen = await tutor.reply({ userMessage: message, language, history: [], level: 'teen' });
+      expect({ id, child: child.response }).toEqual({
+        id,
+        child: [text.childExplanation, text.check.question].join(joiner(language)),
+      });
+      expect({ id, teen: teen.response }).toEqual({
+        id,
+        teen: [text.explanation, text.check.question].join(joiner(language)),
+      });
+      expect(child.response).not.toBe(teen.response);
+    }
+  });
+
+  it('hears the teen lesson when no level is sent, and an adult hears it too', async () => {
+    const saturn = topicText('en-US', 'saturn');
+    for (const level of [undefined, 'adult'] as const) {
+      const reply = await tutor.reply({
+        userMessage: 'Saturn',
+        language: 'en-US',
+        history: [],
+        ...(level ? { level } : {}),
+      });
+      expect(reply.response.startsWith(saturn.explanation)).toBe(true);
+    }
+  });
+
+  it('gets "more" after answering a check on a child lesson, as the history shows the lesson', async () => {
+    const talk = new Conversation('en-US', 'child');
+    const lesson = await talk.say('Tell me about Saturn');
+    const right = await talk.answerRightly(lesson);
+    expect(right.response).toContain(topicText('en-US', 'saturn').more);
+  });
+});
+
+describe.each(TAUGHT)('checks for understanding in %s', (language) => {
+  const { checkCorrect } = data(language);
+  const mars = topicText(language, 'mars');
+
+  it('ends every lesson with the topic’s check question and says so in check', async () => {
+    const reply = await new Conversation(language).say(mars.keywords[0] ?? '');
+    expect(reply.response.endsWith(mars.check.question)).toBe(true);
+    expect(reply.check).toEqual({ type: 'question' });
+  });
+
+  it('says well done to a right answer, then tells more and offers the next topic', async () => {
+    const talk = new Conversation(language);
+    const right = await talk.answerRightly(await talk.say(mars.keywords[0] ?? ''));
+    expect(right.check).toEqual({ type: 'answer', correct: true });
+    expect(right.response.startsWith(checkCorrect)).toBe(true);
+    expect(right.response).toContain(mars.more);
+    expect(right.response).toContain(topicText(language, 'jupiter').name);
+  });
+
+  it('accepts every listed answer, inside a sentence of the learner’s own', async () => {
+    for (const answer of mars.check.answers) {
+      const talk = new Conversation(language);
+      await talk.say(mars.keywords[0] ?? '');
+      const reply = await talk.say(`${WRONG[language]}${joiner(language)}${answer}`);
+      expect({ answer, check: reply.check }).toEqual({ answer, check: { type: 'answer', correct: true } });
+    }
+  });
+
+  it('gives the hint and asks again after "I don’t know", then the answer after a second miss', async () => {
+    const talk = new Conversation(language);
+    await talk.say(mars.keywords[0] ?? '');
+
+    const hint = await talk.say(DONT_KNOW[language]);
+    expect(hint.check).toEqual({ type: 'answer', correct: false });
+    expect(hint.response).toBe(
+      [fill(data(language).checkTryAgain, { hint: mars.check.hint }), mars.check.question].join(
+        joiner(language),
+      ),
+    );
+
+    const reveal = await talk.say(WRONG[language]);
+    expect(reveal.check).toEqual({ type: 'answer', correct: false });
+    expect(reveal.response).toBe(fill(data(language).checkReveal, { answer: mars.check.answer }));
+    expect(askedAbout(language, reveal)).toBeUndefined();
+
+    // The question is closed: the next message is not judged.
+    const after = await talk.say(WRONG[language]);
+    expect(after.check).toBeUndefined();
+  });
+
+  it('counts a right answer on the second try', async () => {
+    const talk = new Conversation(language);
+    const lesson = await talk.say(mars.keywords[0] ?? '');
+    await talk.say(WRONG[language]);
+    const right = await talk.answerRightly(lesson);
+    expect(right.check).toEqual({ type: 'answer', correct: true });
+  });
+
+  it('does not judge a learner who asks about another topic instead, and starts that lesson', async () => {
+    const talk = new Conversation(language);
+    await talk.say(mars.keywords[0] ?? '');
+    const saturn = topicText(language, 'saturn');
+    const question =
+      language === 'ja-JP' ? `${saturn.keywords[0] ?? ''}って何？` : `${saturn.keywords[0] ?? ''}?`;
+    const reply = await talk.say(question);
+    expect(reply.check).toEqual({ type: 'question' });
+    expect(askedAbout(language, reply)).toBe('saturn');
+  });
+});
+
+describe('judging, in English', () => {
+  it('judges a bare topic name as an answer: "the Sun" is a wrong answer about the tides', async () => {
+    const talk = new Conversation('en-US');
+    await talk.say('What causes the tides?');
+    const reply = await talk.say('the Sun');
+    expect(reply.check).toEqual({ type: 'answer', correct: false });
+    expect(reply.response).toContain(topicText('en-US', 'tides').check.hint);
+  });
+
+  it('never takes "no idea" for the answer "no"-like words: it is a try without an answer', async () => {
+    const talk = new Conversation('en-US');
+    await talk.say('black holes');
+    expect((await talk.say('no idea')).check).toEqual({ type: 'answer', correct: false });
+  });
+
+  it('reads the open question only from Astro’s last turn', async () => {
+    const mars = topicText('en-US', 'mars');
+    const history: ChatTurn[] = [
+      { role: 'user', content: 'Mars' },
+      { role: 'assistant', content: `${mars.explanation} ${mars.check.question}` },
+      { role: 'user', content: 'hello' },
+      { role: 'assistant', content: data('en-US').greeting },
+    ];
+    const reply = await tutor.reply({ userMessage: 'rust', language: 'en-US', history });
+    expect(reply.check?.type).not.toBe('answer');
+  });
+});
+
+describe.each(TAUGHT)('quiz me, in %s', (language) => {
+  const texts = data(language);
+
+  /** Asks for a quiz and answers it: each entry says whether to answer rightly. */
+  async function quiz(talk: Conversation, request: string, answers: readonly boolean[][]) {
+    const replies: TutorReply[] = [await talk.say(request)];
+    for (const tries of answers) {
+      for (const right of tries) {
+        const last = replies[replies.length - 1] as TutorReply;
+        replies.push(right ? await talk.answerRightly(last) : await talk.say(DONT_KNOW[language]));
+      }
+    }
+    return replies;
+  }
+
+  it('starts with a question on "quiz me", naming the three topics', async () => {
+    const start = await new Conversation(language).say(QUIZ_ME[language]);
+    expect(start.check).toEqual({ type: 'question' });
+    const [lead] = texts.quizStart.split('{topics}');
+    expect(start.response.startsWith(lead ?? '')).toBe(true);
+    expect(askedAbout(language, start)).toBeDefined();
+  });
+
+  it('gives the hint after "I don’t know", then counts the right answer and asks the next question', async () => {
+    const talk = new Conversation(language);
+    const start = await talk.say(QUIZ_ME[language]);
+    const first = askedAbout(language, start) ?? '';
+
+    const hint = await talk.say(DONT_KNOW[language]);
+    expect(hint.check).toEqual({ type: 'answer', correct: false });
+    expect(hint.response).toContain(topicText(language, first).check.hint);
+    expect(askedAbout(language, hint)).toBe(first);
+
+    const right = await talk.answerRightly(start);
+    expect(right.check).toEqual({ type: 'answer', correct: true });
+    expect(right.response.startsWith(texts.checkCorrect)).toBe(true);
+    const second = askedAbout(language, right);
+    expect(second).toBeDefined();
+    expect(second).not.toBe(first);
+    expect(right.response).toContain(
+      fill(texts.quizNext, { question: topicText(language, second ?? '').check.question }),
+    );
+  });
+
+  it('asks three different questions one at a time, then gives the score and a recap', async () => {
+    const talk = new Conversation(language);
+    // Right at once; wrong twice (the answer is revealed); wrong, then right.
+    const replies = await quiz(talk, QUIZ_ME[language], [[true], [false, false], [false, true]]);
+    const asked = replies.slice(0, -1).map((reply) => askedAbout(language, reply));
+    const topics = [...new Set(asked)];
+    expect(topics).toHaveLength(3);
+    expect(replies.slice(1).map((reply) => reply.check)).toEqual([
+      { type: 'answer', correct: true },
+      { type: 'answer', correct: false },
+      { type: 'answer', correct: false },
+      { type: 'answer', correct: false },
+      { type: 'answer', correct: true },
+    ]);
+    const names = topics.map((id) => topicText(language, id ?? '').name).join(texts.list.separator);
+    const last = replies[replies.length - 1] as TutorReply;
+    expect(last.response).toBe(
+      [
+        texts.checkCorrect,
+        fill(texts.quizScore, { score: '2', total: '3', recap: fill(texts.quizRecap, { topics: names }) }),
+      ].join(joiner(language)),
+    );
+    expect(askedAbout(language, last)).toBeUndefined();
+  });
+
+  it('quizzes on the topics of this conversation, newest first', async () => {
+    const talk = new Conversation(language);
+    await talk.answerRightly(await talk.say(topicText(language, 'mars').keywords[0] ?? ''));
+    await talk.answerRightly(await talk.say(topicText(language, 'comets').keywords[0] ?? ''));
+    const replies = await quiz(talk, QUIZ_ME[language], [[true], [true]]);
+    expect(replies.map((reply) => askedAbout(language, reply))).toEqual([
+      'comets',
+      'mars',
+      expect.any(String),
+    ]);
+  });
+
+  it('quizzes on a topic named in the request, and on topics related to it', async () => {
+    const talk = new Conversation(language);
+    const replies = await quiz(talk, QUIZ_ME_ON_PLANETS[language], [[true], [true], [true]]);
+    expect(askedAbout(language, replies[0] as TutorReply)).toBe('solar-system');
+    expect(replies.slice(1).map((reply) => reply.check)).toEqual(
+      Array.from({ length: 3 }, () => ({ type: 'answer', correct: true })),
+    );
+    expect((replies[3] as TutorReply).response).toContain(
+      fill(texts.quizScore, { score: '3', total: '3', recap: '' }).trim(),
+    );
+  });
+
+  it('streams the same quiz reply: the deltas, then done with its check', async () => {
+    const talk = new Conversation(language);
+    await talk.say(QUIZ_ME[language]);
+    const request = { userMessage: DONT_KNOW[language], language, history: talk.history };
+    const reply = await tutor.reply(request);
+    const events: TutorStreamEvent[] = [];
+    for await (const event of tutor.stream(request)) events.push(event);
+    const text = events.map((event) => (event.type === 'delta' ? event.text : '')).join('');
+    expect(text).toBe(reply.response);
+    expect(events[events.length - 1]).toEqual({ type: 'done', response: reply.response, check: reply.check });
+    expect(reply.check).toEqual({ type: 'answer', correct: false });
+  });
+});
+
+describe('a quiz, read from the history alone', () => {
+  it('ends when the learner asks about something else mid-quiz, and that lesson’s check is not a quiz', async () => {
+    const talk = new Conversation('en-US');
+    await talk.say('Quiz me on comets');
+    await talk.say('What is a black hole?');
+    const right = await talk.say('nothing');
+    expect(right.check).toEqual({ type: 'answer', correct: true });
+    expect(right.response).toContain(topicText('en-US', 'black-holes').more);
+    expect(right.response).not.toContain('Next question');
+  });
+
+  it('does not treat a quiz opening written by someone else as a quiz', async () => {
+    const moon = topicText('en-US', 'moon').check.question;
+    const history: ChatTurn[] = [
+      { role: 'user', content: 'quiz me' },
+      { role: 'assistant', content: `Quiz time! Three questions about unicorns. ${moon}` },
+    ];
+    const reply = await tutor.reply({ userMessage: 'the sun', language: 'en-US', history });
+    expect(reply.check).toEqual({ type: 'answer', correct: true });
+    expect(reply.response).not.toContain('Next question');
+  });
+});
