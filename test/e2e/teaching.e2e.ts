@@ -18,21 +18,24 @@ function chatBodies(page: Page): () => Record<string, unknown>[] {
 }
 
 /**
- * The offline tutor's real reply to `userMessage`, with `check` added to its `done` line: how a tutor that
- * asks and judges check questions answers (the reply's signature covers only its text, so it still holds).
+ * The offline tutor's real reply to `userMessage`, with its `done` line's `check` set as the test says (or
+ * removed, for null), so each step is the one the test needs (the reply's signature covers only its text,
+ * so it still holds).
  */
-async function judgeReplies(page: Page, checks: Readonly<Record<string, Check>>): Promise<void> {
+async function judgeReplies(page: Page, checks: Readonly<Record<string, Check | null>>): Promise<void> {
   await page.route('**/api/chat', async (route) => {
     const { userMessage } = route.request().postDataJSON() as { userMessage: string };
     const check = checks[userMessage];
-    if (!check) return route.continue();
+    if (check === undefined) return route.continue();
     const response = await route.fetch();
     const body = (await response.text())
       .split('\n')
       .map((line) => {
         if (line.trim() === '') return line;
         const parsed = JSON.parse(line) as { type?: string };
-        return parsed.type === 'done' ? JSON.stringify({ ...parsed, check }) : line;
+        if (parsed.type !== 'done') return line;
+        const { check: _asSent, ...done } = parsed as { check?: unknown };
+        return JSON.stringify(check === null ? done : { ...done, check });
       })
       .join('\n');
     await route.fulfill({ response, body });
@@ -120,17 +123,22 @@ describe('stars and think time', () => {
       'Mars is bigger': { type: 'answer', correct: false },
       'Tell me about Saturn': { type: 'question' },
       'Saturn has rings': { type: 'answer', correct: true },
+      'What is a comet?': null,
     });
     await startConversation(page);
     expect(await starCount(page).count()).toBe(0);
 
     await typeAndWaitFor(page, 'Tell me about Jupiter', t.takeYourTime);
-    // Think time lasts until the learner answers, whether by voice or typing.
+    expect(await page.locator('#status-line').innerText()).toMatch(
+      /^Status:\s+Listening\.\.\.\s+Take your time…$/,
+    );
+    // Answered by voice, wrongly: no star, and think time again for the second try.
     await speech(page, 'say', 'Mars is bigger');
-    await waitForStatus(page, t.listening);
+    await page.locator('.message-user', { hasText: 'Mars is bigger' }).waitFor();
+    await waitForStatus(page, t.takeYourTime);
     expect(await starCount(page).count()).toBe(0);
 
-    await typeAndWaitFor(page, 'Jupiter is the biggest', t.listening);
+    await typeAndWaitFor(page, 'Jupiter is the biggest', t.takeYourTime);
     expect(await page.getByRole('img', { name: '1 star' }).textContent()).toBe('★1');
     expect(await announcement(page)).toBe('Correct! 1 star');
     // The third message opened the feedback dialog; the conversation goes on behind it once dismissed.
@@ -138,7 +146,10 @@ describe('stars and think time', () => {
     await page.getByRole('button', { name: t.cancel }).click();
 
     await typeAndWaitFor(page, 'Tell me about Saturn', t.takeYourTime);
-    await typeAndWaitFor(page, 'Saturn has rings', t.listening);
+    await typeAndWaitFor(page, 'Saturn has rings', t.takeYourTime);
+    // A reply that neither asks nor judges: plain listening.
+    await typeAndWaitFor(page, 'What is a comet?', t.listening);
+    expect(await page.locator('#status-line').textContent()).not.toContain(t.takeYourTime);
     expect(await page.getByRole('img', { name: '2 stars' }).count()).toBe(1);
     expect(await announcement(page)).toBe('Correct! 2 stars');
 
@@ -155,7 +166,7 @@ describe('stars and think time', () => {
       const { context, page } = await openApp(app, { reducedMotion });
       await judgeReplies(page, { 'Jupiter is the biggest': { type: 'answer', correct: true } });
       await startConversation(page);
-      await typeAndWaitFor(page, 'Jupiter is the biggest', t.listening);
+      await typeAndWaitFor(page, 'Jupiter is the biggest', t.takeYourTime);
       const animation = await page
         .locator('.star-icon')
         .evaluate((element) => getComputedStyle(element).animationName);

@@ -545,10 +545,16 @@ describe('teaching in the conversation (docs/behaviour.md §17)', () => {
     expect(h.controller.submitUtterance('Jupiter')).toBe(true);
     expect(h.controller.getState().checkOpen).toBe(false);
     expect(h.engine.thinkTimes).toEqual([true, false]);
+    // The judgement may ask again (a quiz's next question): think time opens once more.
     await settle();
+    expect(h.engine.thinkTimes).toEqual([true, false, true]);
     h.engine.finishPlayback();
     await settle();
-    expect(h.engine.thinkTimes).toEqual([true, false]);
+    // A reply without a check leaves it closed.
+    h.replyWith({ response: 'Saturn has rings.' });
+    await say(h, 'Tell me about Saturn');
+    expect(h.engine.thinkTimes).toEqual([true, false, true, false]);
+    expect(h.controller.getState().checkOpen).toBe(false);
   });
 
   it('ends think time with the conversation without retuning an engine that is being released', async () => {

@@ -457,6 +457,16 @@ describe('teaching in the reducer (docs/behaviour.md §17)', () => {
     expect(run(asked, utterance('   ', 7)).checkOpen).toBe(true);
     expect(run(asked, utterance('Jupiter', 7)).checkOpen).toBe(false);
     expect(run(asked, { type: 'ended' }).checkOpen).toBe(false);
-    expect(run(asked, checked(correct)).checkOpen).toBe(false);
+    expect(run(asked, checked(correct, 'another conversation')).checkOpen).toBe(true);
+  });
+
+  it('opens think time after a judgement too, which may ask again (a hint, a quiz’s next question)', () => {
+    for (const check of [correct, { type: 'answer', correct: false } as const]) {
+      const answered = run(listening(), checked({ type: 'question' }), utterance('Mars', 7));
+      expect(answered.checkOpen).toBe(false);
+      expect(run(answered, checked(check)).checkOpen).toBe(true);
+    }
+    // A reply with no check leaves it closed: nothing is dispatched for it.
+    expect(run(listening(), utterance('Hi', 7)).checkOpen).toBe(false);
   });
 });

@@ -50,14 +50,9 @@ export function Controls({
   locale,
 }: Omit<FooterProps, 'settings'>) {
   const reconnecting = status === 'listening' && listeningHealth === 'reconnecting';
-  const thinkTime = status === 'listening' && checkOpen;
-  const shown = reconnecting
-    ? 'reconnecting'
-    : initializing
-      ? 'initializing'
-      : thinkTime
-        ? 'takeYourTime'
-        : status;
+  const shown = reconnecting ? 'reconnecting' : initializing ? 'initializing' : status;
+  // docs/behaviour.md §2.12, §17.5: still listening, and in no hurry for the answer.
+  const thinkTime = shown === 'listening' && checkOpen;
   return (
     <div className="controls">
       <button
@@ -73,10 +68,11 @@ export function Controls({
         {active ? t.end : t.start}
       </button>
       <div className="status-group">
-        <p id="status-line" className={`status status-${shown === 'takeYourTime' ? 'listening' : shown}`}>
+        <p id="status-line" className={`status status-${shown}`}>
           <span className="status-dot" aria-hidden="true" />
           <span className="visually-hidden">{t.statusLabel}: </span>
           {t[shown]}
+          {thinkTime && <span className="status-think-time"> {t.takeYourTime}</span>}
         </p>
         {status === 'speaking' && (
           <button

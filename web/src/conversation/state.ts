@@ -71,8 +71,8 @@ export interface ConversationState {
   /** Correct answers to check questions in this conversation (§17.4); kept after End, reset at Start. */
   readonly stars: number;
   /**
-   * Astro's last reply ended with a check question the learner has not answered yet: think time
-   * (§17.5), "Take your time…" while listening and a recogniser that waits longer.
+   * Astro's last reply asked or judged a check question and the learner has not answered yet: think
+   * time (§17.5), "Take your time…" while listening and a recogniser that waits longer.
    */
   readonly checkOpen: boolean;
 }
@@ -249,7 +249,9 @@ export function conversationReducer(state: ConversationState, action: Conversati
       const { check } = action;
       // docs/behaviour.md §17.4: a star for each answer the tutor judged correct.
       const stars = check.type === 'answer' && check.correct ? state.stars + 1 : state.stars;
-      return { ...state, stars, checkOpen: check.type === 'question' };
+      // docs/behaviour.md §17.5: a judgement opens think time too, since one `check` cannot say that the
+      // reply also asks again (the hint and the question again, a quiz's next question).
+      return { ...state, stars, checkOpen: true };
     }
 
     case 'picture_requested':
