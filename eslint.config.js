@@ -1,4 +1,4 @@
-// One lint config for every folder: infra, lambdas, web, test, bench, scripts.
+// One lint config for every folder: infra, lambdas, web, test.
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -74,11 +74,11 @@ export default tseslint.config(
   {
     files: ['lambdas/tutor/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [INFRA_IS_OFF_LIMITS, siblingOffLimits('images')] }],
+      'no-restricted-imports': ['error', { patterns: [INFRA_IS_OFF_LIMITS, siblingOffLimits('pictures')] }],
     },
   },
   {
-    files: ['lambdas/images/**/*.ts'],
+    files: ['lambdas/pictures/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [INFRA_IS_OFF_LIMITS, siblingOffLimits('tutor')] }],
     },

@@ -1,18 +1,18 @@
-import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import type { RouteName } from '../lambdas/contract/routes';
+import type { EndpointName } from '../lambdas/endpoints';
 import type { AstroConfig } from './context';
 import { AccessLogs } from './constructs/access-logs';
 import { Alarms } from './constructs/alarms';
 import { Api } from './constructs/api';
-import { AstroFunction } from './constructs/astro-function';
+import type { AstroFunction } from './constructs/astro-function';
 import { Budget } from './constructs/budget';
+import { createEndpointFunctions } from './constructs/endpoint-functions';
 import { FeedbackTable } from './constructs/feedback-table';
 import { Firewall } from './constructs/firewall';
 import { Guardrail } from './constructs/guardrail';
-import { ImageStore } from './constructs/image-store';
 import { ORIGIN_KEY_HEADER, OriginLock } from './constructs/origin-lock';
-import { SITE_HOST_HEADER } from './constructs/site-host';
+import { PictureStore } from './constructs/picture-store';
 import { SpeechSecret } from './constructs/speech-secret';
 import { TrustSecret } from './constructs/trust-secret';
 import { WebHosting } from './constructs/web-hosting';
@@ -25,11 +25,12 @@ export interface AstroStackProps extends StackProps {
 
 /** Astro on AWS. Composes the constructs; each one owns its concern and its defaults. */
 export class AstroStack extends Stack {
-  readonly functions: Readonly<Record<RouteName, AstroFunction>>;
+  readonly functions: Readonly<Record<EndpointName, AstroFunction>>;
   readonly api: Api;
   readonly web: WebHosting;
   readonly feedback: FeedbackTable;
-  readonly images: ImageStore;
+  /** The picture bucket, served at /images/* (its construct id stays `Images`: the bucket keeps its name). */
+  readonly pictures: PictureStore;
   readonly speechSecret: SpeechSecret;
   readonly trustSecret: TrustSecret;
   readonly guardrail?: Guardrail;
@@ -41,12 +42,9 @@ export class AstroStack extends Stack {
   constructor(scope: Construct, id: string, props: AstroStackProps) {
     super(scope, id, props);
     const { config } = props;
-    const concurrency = config.reservedConcurrency === false ? undefined : config.reservedConcurrency;
-    const logRetention = config.logRetentionDays;
-
     const accessLogs = new AccessLogs(this, 'AccessLogs', { retentionDays: 90 });
     this.feedback = new FeedbackTable(this, 'Feedback');
-    this.images = new ImageStore(this, 'Images', {
+    this.pictures = new PictureStore(this, 'Images', {
       expirationDays: config.imageExpirationDays,
       accessLogs: accessLogs.bucket,
     });
@@ -59,89 +57,49 @@ export class AstroStack extends Stack {
       ? new Guardrail(this, 'Guardrail', { name: `${this.stackName}-tutor` })
       : undefined;
 
-    // API Gateway gives up after 29 s, so the functions answer (504 upstream_timeout) before that.
-    const chat = new AstroFunction(this, 'ChatFunction', {
-      entryFolder: 'chat',
-      memorySize: 512,
-      timeout: Duration.seconds(28),
-      logRetention,
-      reservedConcurrency: concurrency?.chat,
-      environment: { ASTRO_MODEL: 'bedrock', MODEL_TIMEOUT_MS: '20000' },
-    });
-    // The reply streams (ConverseStream) when the web app asks for it (docs/behaviour.md §11.7).
-    chat.bindBedrockModel('BEDROCK_MODEL_ID', config.chatModelId, { streaming: true });
-    chat.bindTrustSecret(this.trustSecret.secret);
-    if (this.guardrail) {
-      chat.bindGuardrail({
-        arn: this.guardrail.guardrail.attrGuardrailArn,
-        id: this.guardrail.guardrail.attrGuardrailId,
-        version: this.guardrail.version.attrVersion,
-      });
-    }
-
-    const generateImage = new AstroFunction(this, 'GenerateImageFunction', {
-      entryFolder: 'generate-image',
-      memorySize: 512,
-      timeout: Duration.seconds(28),
-      logRetention,
-      reservedConcurrency: concurrency?.generateImage,
-      environment: { ASTRO_IMAGE_MODEL: 'bedrock', IMAGE_TIMEOUT_MS: '25000' },
-    });
-    generateImage.bindBedrockModel('BEDROCK_IMAGE_MODEL_ID', config.imageModelId);
-    generateImage.bindImageBucket(this.images.bucket);
-    generateImage.bindTrustSecret(this.trustSecret.secret);
-
-    const feedback = new AstroFunction(this, 'FeedbackFunction', {
-      entryFolder: 'feedback',
-      memorySize: 256,
-      timeout: Duration.seconds(10),
-      logRetention,
-      reservedConcurrency: concurrency?.feedback,
-    });
-    feedback.bindFeedbackTable(this.feedback.table);
-
-    const speechToken = new AstroFunction(this, 'SpeechTokenFunction', {
-      entryFolder: 'speech-token',
-      memorySize: 256,
-      timeout: Duration.seconds(10),
-      logRetention,
-      reservedConcurrency: concurrency?.speechToken,
-      environment: { AZURE_SPEECH_REGION: config.speechRegion },
-    });
-    speechToken.bindSpeechSecret(this.speechSecret.secret, this.speechSecret.secretId);
-
-    this.functions = { chat, generateImage, feedback, speechToken };
-    // The origin rule (lambdas/http/origin.ts): CloudFront names the viewer's host; a custom domain is ours.
-    for (const fn of Object.values(this.functions)) {
-      fn.addEnvironment('SITE_HOST_HEADER', SITE_HOST_HEADER);
-      if (config.domainName) fn.addEnvironment('SITE_ORIGINS', `https://${config.domainName}`);
-    }
-    feedback.addEnvironment('FEEDBACK_RETENTION_DAYS', String(config.feedbackRetentionDays));
-
+    // One function per row of the endpoint registry (lambdas/endpoints.ts), each wired to what it needs.
+    this.functions = createEndpointFunctions(
+      this,
+      {
+        config,
+        trustSecret: this.trustSecret.secret,
+        speechSecret: this.speechSecret,
+        feedbackTable: this.feedback.table,
+        pictureBucket: this.pictures.bucket,
+        guardrail: this.guardrail,
+      },
+      config.logRetentionDays,
+    );
     this.api = new Api(this, 'Api', {
       stageName: config.stage,
       functions: this.functions,
       throttle: config.throttle,
-      logRetention,
+      logRetention: config.logRetentionDays,
       createAccountLogRole: config.apiGatewayAccountRole,
     });
     this.originLock = new OriginLock(this, 'OriginLock', { restApi: this.api.restApi });
-
     this.firewall = config.waf
       ? new Firewall(this, 'Firewall', {
           apiRequestsPerIpPer5Minutes: config.wafRateLimit,
           perRoute: config.wafRateLimits,
         })
       : undefined;
+    this.web = this.createWebHosting(config, props.webRoot, accessLogs);
+    this.alarms = this.createAlarms(config);
+    this.budget = this.createBudget(config);
+    this.addOutputs(config);
+  }
 
-    this.web = new WebHosting(this, 'Web', {
-      webRoot: props.webRoot,
+  /** CloudFront in front of the web build, the pictures and the API, behind the firewall when there is one. */
+  private createWebHosting(config: AstroConfig, webRoot: string, accessLogs: AccessLogs): WebHosting {
+    return new WebHosting(this, 'Web', {
+      webRoot,
       api: this.api.restApi,
       apiOriginHeaders: { [ORIGIN_KEY_HEADER]: this.originLock.headerValue },
-      imageBucket: this.images.bucket,
+      pictureBucket: this.pictures.bucket,
       accessLogs: accessLogs.bucket,
       speechRegion: config.speechRegion,
-      logRetention,
+      logRetention: config.logRetentionDays,
       priceClass: config.priceClass,
       webAclArn: this.firewall?.webAcl.attrArn,
       customDomain:
@@ -149,23 +107,31 @@ export class AstroStack extends Stack {
           ? { domainName: config.domainName, certificateArn: config.certificateArn }
           : undefined,
     });
+  }
 
-    this.alarms = new Alarms(this, 'Alarms', {
+  private createAlarms(config: AstroConfig): Alarms {
+    return new Alarms(this, 'Alarms', {
       api: this.api.restApi,
       functions: this.functions,
       email: config.alarmEmail,
       feedback: {
         table: this.feedback.table,
-        logGroup: feedback.logGroup,
+        logGroup: this.functions.feedback.logGroup,
         perHour: config.feedbackPerHourAlarm,
       },
     });
+  }
 
-    const budgetEmail = config.budgetEmail ?? config.alarmEmail;
-    this.budget = budgetEmail
-      ? new Budget(this, 'Budget', { monthlyLimitUsd: config.monthlyBudgetUsd, email: budgetEmail })
+  /** A cost budget, mailed to budgetEmail or else alarmEmail; without an address there is none. */
+  private createBudget(config: AstroConfig): Budget | undefined {
+    const email = config.budgetEmail ?? config.alarmEmail;
+    return email
+      ? new Budget(this, 'Budget', { monthlyLimitUsd: config.monthlyBudgetUsd, email })
       : undefined;
+  }
 
+  /** What `npm run deploy` prints; each secret's output says where docs/deploy.md explains it. */
+  private addOutputs(config: AstroConfig): void {
     new CfnOutput(this, 'SiteUrl', { value: this.web.siteUrl, description: 'Where learners open Astro' });
     new CfnOutput(this, 'ApiUrl', {
       value: `${this.web.siteUrl}/api/`,
@@ -174,16 +140,18 @@ export class AstroStack extends Stack {
     new CfnOutput(this, 'FeedbackTableName', { value: this.feedback.table.tableName });
     new CfnOutput(this, 'SpeechSecretName', {
       value: this.speechSecret.secretName,
-      description: 'Put the Azure Speech key here (README, Deploy)',
+      description: 'Put the Azure Speech key here (docs/deploy.md, "Deploy")',
     });
-    new CfnOutput(this, 'ImageBucketName', { value: this.images.bucket.bucketName });
+    new CfnOutput(this, 'ImageBucketName', { value: this.pictures.bucket.bucketName });
     new CfnOutput(this, 'SigningKeySecretArn', {
       value: this.trustSecret.secret.secretArn,
-      description: 'The key that signs replies and picture tickets; rotate it here (README, Deploy)',
+      description:
+        'The key that signs replies and picture tickets; rotate it here (docs/deploy.md, "Rotating the signing key")',
     });
     new CfnOutput(this, 'OriginKeySecretArn', {
       value: this.originLock.secret.secretArn,
-      description: 'The key CloudFront sends to the API; change it here, then deploy (README, Deploy)',
+      description:
+        'The key CloudFront sends to the API; change it here, then deploy (docs/deploy.md, "Only through CloudFront")',
     });
     if (config.domainName) {
       new CfnOutput(this, 'DnsTarget', {

@@ -4,6 +4,7 @@
  * Values given on the command line arrive as strings: numbers, booleans and JSON objects are parsed here.
  */
 import { z } from 'zod';
+import { perEndpoint } from '../lambdas/endpoints';
 
 /** Command-line context is always a string: turn `true`, `42` or `{"chat":5}` into what it spells. */
 function fromCommandLine(value: unknown): unknown {
@@ -44,12 +45,7 @@ const reservedConcurrency = z.preprocess(
   (value) => fromCommandLine(value) ?? {},
   z.union([
     z.literal(false),
-    z.strictObject({
-      chat: count(1, 1000).default(20),
-      generateImage: count(1, 1000).default(5),
-      feedback: count(1, 1000).default(5),
-      speechToken: count(1, 1000).default(5),
-    }),
+    z.strictObject(perEndpoint((endpoint) => count(1, 1000).default(endpoint.function.reservedConcurrency))),
   ]),
 );
 
@@ -69,7 +65,7 @@ export const astroContextSchema = z
       .string()
       .regex(/^[a-z0-9.:-]+$/, 'a Bedrock model or inference profile id')
       .default('us.amazon.nova-2-lite-v1:0'),
-    /** Bedrock image model id (Nova Canvas / Titan Image request shape). */
+    /** Bedrock picture model id (Nova Canvas / Titan Image request shape). */
     imageModelId: z
       .string()
       .regex(/^[a-z0-9.:-]+$/, 'a Bedrock model id')
@@ -87,25 +83,19 @@ export const astroContextSchema = z
     throttle: settings({
       rateLimit: z.preprocess(fromCommandLine, z.number().positive().max(10_000)).default(20),
       burstLimit: count(1, 5_000).default(40),
-      chat: throttle(5, 10),
-      generateImage: throttle(1, 3),
-      speechToken: throttle(2, 5),
-      feedback: throttle(1, 5),
+      // Tighter per call, by default the registry's (lambdas/endpoints.ts).
+      ...perEndpoint(({ limits }) => throttle(limits.throttle.rateLimit, limits.throttle.burstLimit)),
     }),
     waf: flag.default(true),
     /** Requests per IP to /api/* in any 5-minute window before WAF answers 429. */
     wafRateLimit: count(10, 2_000_000_000).default(1000),
     /**
-     * Requests per IP to each call in any 5-minute window (WAF's minimum is 10). Sized for a classroom of
-     * 30 learners behind one school address (docs/deploy.md, "What it costs"): enough for each to talk
-     * steadily, little for one abuser.
+     * Requests per IP to each call in any 5-minute window (WAF's minimum is 10); the defaults are the
+     * registry's (lambdas/endpoints.ts), sized for a classroom behind one school address.
      */
-    wafRateLimits: settings({
-      chat: count(10, 2_000_000_000).default(600),
-      generateImage: count(10, 2_000_000_000).default(90),
-      feedback: count(10, 2_000_000_000).default(60),
-      speechToken: count(10, 2_000_000_000).default(60),
-    }),
+    wafRateLimits: settings(
+      perEndpoint(({ limits }) => count(10, 2_000_000_000).default(limits.wafPer5Minutes)),
+    ),
     /** Days a feedback item is kept (DynamoDB TTL); 400 covers a school year and its review. */
     feedbackRetentionDays: count(1, 3650).default(400),
     /** Alarm when more feedback than this is stored in one hour (a form being filled by a script). */

@@ -169,7 +169,7 @@ export type TutorConfig = z.output<typeof tutorSchema>;
 export const readTutorConfig = (env: Env = process.env): TutorConfig =>
   parseSection('tutor', tutorSchema, env);
 
-const imageSchema = z
+const pictureSchema = z
   .object({
     ASTRO_IMAGE_MODEL: optionalText.pipe(providerSchema.default('offline')),
     BEDROCK_IMAGE_MODEL_ID: optionalText.pipe(z.string().default('amazon.nova-canvas-v1:0')),
@@ -206,6 +206,6 @@ const imageSchema = z
     s3: endpointOverride(env.S3_ENDPOINT),
     timeoutMs: env.IMAGE_TIMEOUT_MS,
   }));
-export type ImageConfig = z.output<typeof imageSchema>;
-export const readImageConfig = (env: Env = process.env): ImageConfig =>
-  parseSection('image', imageSchema, env);
+export type PictureConfig = z.output<typeof pictureSchema>;
+export const readPictureConfig = (env: Env = process.env): PictureConfig =>
+  parseSection('picture', pictureSchema, env);

@@ -15,7 +15,7 @@ export default defineConfig({
     // Maps for local debugging and error reports, without the comment that would make browsers fetch
     // them; the deploy leaves them out (infra/constructs/web-hosting.ts), so the sources stay private.
     sourcemap: 'hidden',
-    // bench/web-bundle.bench.ts reads the manifest to tell the initial JS from the lazy chunks.
+    // test/bench/web-bundle.bench.ts reads the manifest to tell the initial JS from the lazy chunks.
     manifest: true,
   },
 });

@@ -19,14 +19,8 @@ import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { z } from 'zod';
 import type { ErrorCode } from '../../lambdas/contract/errors';
-import { API_ROUTES, type RouteName } from '../../lambdas/contract/routes';
-import {
-  chatRequestSchema,
-  feedbackRequestSchema,
-  generateImageRequestSchema,
-} from '../../lambdas/contract/schemas';
+import { ENDPOINT_NAMES, ENDPOINTS, perEndpoint, type EndpointName } from '../../lambdas/endpoints';
 import { apiGatewaySchema } from './request-models';
 
 export interface Throttle {
@@ -36,31 +30,30 @@ export interface Throttle {
 
 export interface ApiProps {
   readonly stageName: string;
-  readonly functions: Readonly<Record<RouteName, IFunction>>;
-  /** Stage-wide limits, and tighter ones for the calls that cost money upstream. */
-  readonly throttle: Throttle &
-    Readonly<Record<'chat' | 'generateImage' | 'speechToken' | 'feedback', Throttle>>;
+  readonly functions: Readonly<Record<EndpointName, IFunction>>;
+  /** Stage-wide limits, and tighter ones per call (defaults: the registry's, lambdas/endpoints.ts). */
+  readonly throttle: Throttle & Readonly<Record<EndpointName, Throttle>>;
   readonly logRetention: RetentionDays;
   /** Create the region's API Gateway CloudWatch role (account-wide) so the stage can write its logs. */
   readonly createAccountLogRole: boolean;
 }
 
-/**
- * Body models, from the contract's zod schemas. speechToken takes no body, so it has no model: an empty
- * body would otherwise be checked against `type: object`.
- */
-const REQUEST_SCHEMAS: Partial<Record<RouteName, z.ZodType>> = {
-  chat: chatRequestSchema,
-  generateImage: generateImageRequestSchema,
-  feedback: feedbackRequestSchema,
-};
-
-/**
- * The routes whose Lambda streams its answer (Lambda response streaming, `awslambda.streamifyResponse`):
- * API Gateway invokes them with InvokeWithResponseStream and passes each piece on as it comes
- * (docs/behaviour.md §11.7). Their handlers must be streaming ones: lambdas/chat/handler.ts exports one.
- */
-const STREAMED_ROUTES: ReadonlySet<RouteName> = new Set(['chat']);
+/** One JSON line per request; the validator's detailed message goes here, not to the client. */
+const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: AccessLogField.contextRequestId(),
+    ip: AccessLogField.contextIdentitySourceIp(),
+    time: AccessLogField.contextRequestTime(),
+    method: AccessLogField.contextHttpMethod(),
+    path: AccessLogField.contextResourcePath(),
+    status: AccessLogField.contextStatus(),
+    responseLength: AccessLogField.contextResponseLength(),
+    latencyMs: AccessLogField.contextResponseLatency(),
+    integrationLatencyMs: AccessLogField.contextIntegrationLatency(),
+    errorType: AccessLogField.contextErrorResponseType(),
+    validationError: AccessLogField.contextErrorValidationErrorString(),
+  }),
+);
 
 /**
  * Errors API Gateway answers itself, in the API's own error shape (docs/behaviour.md §8.3) so the web app
@@ -125,8 +118,9 @@ const GATEWAY_ERRORS: readonly { type: ResponseType; status: string; code: Error
 ];
 
 /**
- * The regional REST API: POST-only resources at the contract's paths, body validation against the
- * contract, per-method throttling, JSON access logs and detailed metrics. Chat streams its answer.
+ * The regional REST API: a POST-only resource per row of the endpoint registry (lambdas/endpoints.ts),
+ * its body validated against the row's schema, per-method throttling, JSON access logs and detailed
+ * metrics. A row that streams (chat) gets response transfer mode STREAM.
  */
 export class Api extends Construct {
   readonly restApi: RestApi;
@@ -134,7 +128,7 @@ export class Api extends Construct {
   /** Errors only (MethodLoggingLevel.ERROR), never request bodies. */
   readonly executionLogs: LogGroup;
   /** Method ids, as `/api/chat/POST`, for alarms and tests. */
-  readonly methodPaths: Readonly<Record<RouteName, string>>;
+  readonly methodPaths: Readonly<Record<EndpointName, string>>;
   /** The account-wide API Gateway log role, when this stack sets it. */
   readonly accountLogRole: Role | undefined;
 
@@ -144,19 +138,35 @@ export class Api extends Construct {
       retention: props.logRetention,
       removalPolicy: RemovalPolicy.DESTROY,
     });
-
-    const methodPaths = Object.fromEntries(
-      (Object.keys(API_ROUTES) as RouteName[]).map((name) => [name, `${API_ROUTES[name]}/POST`]),
-    ) as Record<RouteName, string>;
-    this.methodPaths = methodPaths;
-    const methodThrottle = (limits: Throttle): MethodDeploymentOptions => ({
-      throttlingRateLimit: limits.rateLimit,
-      throttlingBurstLimit: limits.burstLimit,
+    this.methodPaths = perEndpoint((endpoint) => `${endpoint.path}/POST`);
+    this.restApi = this.createRestApi(props);
+    this.accountLogRole = props.createAccountLogRole ? this.setAccountLogRole() : undefined;
+    // API Gateway would create this group itself, kept forever; created here it has the same retention.
+    this.executionLogs = new LogGroup(this, 'ExecutionLogs', {
+      logGroupName: `API-Gateway-Execution-Logs_${this.restApi.restApiId}/${props.stageName}`,
+      retention: props.logRetention,
+      removalPolicy: RemovalPolicy.DESTROY,
     });
+    this.restApi.deploymentStage.node.addDependency(this.executionLogs);
+    this.addEndpoints(props.functions);
+    this.addGatewayErrors();
+    this.acknowledge();
+  }
 
-    this.restApi = new RestApi(this, 'RestApi', {
+  /** The API and its stage: throttled overall and per method, errors-only execution logs, JSON access logs. */
+  private createRestApi(props: ApiProps): RestApi {
+    const methodOptions = Object.fromEntries(
+      ENDPOINT_NAMES.map((name): [string, MethodDeploymentOptions] => [
+        this.methodPaths[name],
+        {
+          throttlingRateLimit: props.throttle[name].rateLimit,
+          throttlingBurstLimit: props.throttle[name].burstLimit,
+        },
+      ]),
+    );
+    return new RestApi(this, 'RestApi', {
       restApiName: `${Stack.of(this).stackName}-api`,
-      description: 'Astro: chat, generateImage, feedback and speechToken',
+      description: `Astro: ${ENDPOINT_NAMES.slice(0, -1).join(', ')} and ${ENDPOINT_NAMES.at(-1)}`,
       endpointTypes: [EndpointType.REGIONAL],
       cloudWatchRole: false,
       deployOptions: {
@@ -168,40 +178,19 @@ export class Api extends Construct {
         loggingLevel: MethodLoggingLevel.ERROR,
         dataTraceEnabled: false,
         accessLogDestination: new LogGroupLogDestination(this.accessLogs),
-        accessLogFormat: AccessLogFormat.custom(
-          JSON.stringify({
-            requestId: AccessLogField.contextRequestId(),
-            ip: AccessLogField.contextIdentitySourceIp(),
-            time: AccessLogField.contextRequestTime(),
-            method: AccessLogField.contextHttpMethod(),
-            path: AccessLogField.contextResourcePath(),
-            status: AccessLogField.contextStatus(),
-            responseLength: AccessLogField.contextResponseLength(),
-            latencyMs: AccessLogField.contextResponseLatency(),
-            integrationLatencyMs: AccessLogField.contextIntegrationLatency(),
-            errorType: AccessLogField.contextErrorResponseType(),
-            validationError: AccessLogField.contextErrorValidationErrorString(),
-          }),
-        ),
-        methodOptions: {
-          [methodPaths.chat]: methodThrottle(props.throttle.chat),
-          [methodPaths.generateImage]: methodThrottle(props.throttle.generateImage),
-          [methodPaths.speechToken]: methodThrottle(props.throttle.speechToken),
-          [methodPaths.feedback]: methodThrottle(props.throttle.feedback),
-        },
+        accessLogFormat: ACCESS_LOG_FORMAT,
+        methodOptions,
       },
     });
+  }
 
-    this.accountLogRole = props.createAccountLogRole ? this.setAccountLogRole() : undefined;
-
-    // API Gateway would create this group itself, kept forever; created here it has the same retention.
-    this.executionLogs = new LogGroup(this, 'ExecutionLogs', {
-      logGroupName: `API-Gateway-Execution-Logs_${this.restApi.restApiId}/${props.stageName}`,
-      retention: props.logRetention,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
-    this.restApi.deploymentStage.node.addDependency(this.executionLogs);
-
+  /**
+   * One POST method per registry row, on its function. A row with a body gets a request model generated
+   * from its schema; one whose body may be empty (speechToken) gets none, since an empty body would
+   * otherwise be checked against `type: object`. A streaming row is invoked with InvokeWithResponseStream
+   * and each piece passed on as it comes (docs/behaviour.md §11.7).
+   */
+  private addEndpoints(functions: Readonly<Record<EndpointName, IFunction>>): void {
     const validator = new RequestValidator(this, 'BodyValidator', {
       restApi: this.restApi,
       requestValidatorName: 'body-against-contract',
@@ -209,29 +198,41 @@ export class Api extends Construct {
       // No method declares required parameters, so this checks nothing today; it keeps any added later honest.
       validateRequestParameters: true,
     });
-
-    for (const name of Object.keys(API_ROUTES) as RouteName[]) {
-      const resource = this.resourceFor(API_ROUTES[name]);
-      const schema = REQUEST_SCHEMAS[name];
-      const model = schema
-        ? new Model(this, `${name}Model`, {
+    for (const name of ENDPOINT_NAMES) {
+      const endpoint = ENDPOINTS[name];
+      const model = endpoint.request.allowEmptyBody
+        ? undefined
+        : new Model(this, `${name}Model`, {
             restApi: this.restApi,
             modelName: `${name}Request`,
             contentType: 'application/json',
-            description: `POST ${API_ROUTES[name]} body, generated from the contract`,
-            schema: apiGatewaySchema(schema),
-          })
-        : undefined;
-      const integration = new LambdaIntegration(props.functions[name], {
+            description: `POST ${endpoint.path} body, generated from the contract`,
+            schema: apiGatewaySchema(endpoint.request.schema),
+          });
+      const integration = new LambdaIntegration(functions[name], {
         allowTestInvoke: false,
-        ...(STREAMED_ROUTES.has(name) ? { responseTransferMode: ResponseTransferMode.STREAM } : {}),
+        ...(endpoint.function.streaming ? { responseTransferMode: ResponseTransferMode.STREAM } : {}),
       });
-      resource.addMethod('POST', integration, {
+      this.resourceFor(endpoint.path).addMethod('POST', integration, {
         operationName: name,
         ...(model ? { requestValidator: validator, requestModels: { 'application/json': model } } : {}),
       });
     }
+  }
 
+  private addGatewayErrors(): void {
+    for (const error of GATEWAY_ERRORS) {
+      this.restApi.addGatewayResponse(`${error.type.responseType}Response`, {
+        type: error.type,
+        statusCode: error.status,
+        templates: {
+          'application/json': JSON.stringify({ error: { code: error.code, message: error.message } }),
+        },
+      });
+    }
+  }
+
+  private acknowledge(): void {
     Validations.of(this.restApi).acknowledge(
       {
         id: 'AwsSolutions-APIG4',
@@ -250,16 +251,6 @@ export class Api extends Construct {
           'a second regional ACL would bill twice for the same requests.',
       },
     );
-
-    for (const error of GATEWAY_ERRORS) {
-      this.restApi.addGatewayResponse(`${error.type.responseType}Response`, {
-        type: error.type,
-        statusCode: error.status,
-        templates: {
-          'application/json': JSON.stringify({ error: { code: error.code, message: error.message } }),
-        },
-      });
-    }
   }
 
   private resourceFor(path: string): IResource {

@@ -1,6 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { Duration } from 'aws-cdk-lib';
-import { Stack, Validations } from 'aws-cdk-lib';
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { ITableV2, ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
@@ -9,15 +8,14 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { CfnBucket, IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import type { EndpointFolder, EndpointFunction } from '../../lambdas/endpoints';
 import { functionLogRole } from './function-log-role';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface AstroFunctionProps {
-  /** The folder under lambdas/ whose handler.ts exports `handler`. */
-  readonly entryFolder: 'chat' | 'generate-image' | 'feedback' | 'speech-token';
-  readonly memorySize: number;
-  readonly timeout: Duration;
+  /** The registry row's function (lambdas/endpoints.ts): its handler folder, memory and timeout. */
+  readonly sizing: EndpointFunction & { readonly folder: EndpointFolder };
   readonly logRetention: RetentionDays;
   /** Cost cap; undefined leaves the function on the account's unreserved pool. */
   readonly reservedConcurrency?: number;
@@ -31,18 +29,22 @@ export interface AstroFunctionProps {
  * The `bind…` helpers set the environment variable a handler reads and grant exactly the access it needs.
  */
 export class AstroFunction extends NodejsFunction {
+  /** The bundled module, `lambdas/<folder>/handler.ts`, whose `handler` export Lambda invokes. */
+  readonly entryFile: string;
+
   constructor(scope: Construct, id: string, props: AstroFunctionProps) {
     const { logGroup, role } = functionLogRole(scope, id, props.logRetention);
+    const entryFile = `${REPO_ROOT}lambdas/${props.sizing.folder}/handler.ts`;
     super(scope, id, {
       role,
-      entry: `${REPO_ROOT}lambdas/${props.entryFolder}/handler.ts`,
+      entry: entryFile,
       handler: 'handler',
       projectRoot: REPO_ROOT,
       depsLockFilePath: `${REPO_ROOT}package-lock.json`,
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
-      memorySize: props.memorySize,
-      timeout: props.timeout,
+      memorySize: props.sizing.memoryMb,
+      timeout: Duration.seconds(props.sizing.timeoutSeconds),
       reservedConcurrentExecutions: props.reservedConcurrency,
       logGroup,
       // Stack traces in the logs point at the TypeScript sources.
@@ -59,6 +61,7 @@ export class AstroFunction extends NodejsFunction {
           "import { createRequire as __astroCreateRequire } from 'node:module'; const require = __astroCreateRequire(import.meta.url);",
       },
     });
+    this.entryFile = entryFile;
   }
 
   /** FEEDBACK_TABLE, and dynamodb:PutItem on that table only (the handler's conditional put). */
@@ -102,9 +105,9 @@ export class AstroFunction extends NodejsFunction {
   /**
    * IMAGE_STORE=s3, IMAGE_BUCKET; s3:PutObject and s3:GetObject (what HeadObject needs) under images/
    * only, and s3:ListBucket on the bucket so a picture not drawn yet reads as 404, not 403 (picture
-   * dedup, lambdas/images/image-store.ts).
+   * dedup, lambdas/pictures/picture-store.ts).
    */
-  bindImageBucket(bucket: IBucket): void {
+  bindPictureBucket(bucket: IBucket): void {
     this.addEnvironment('IMAGE_STORE', 's3');
     this.addEnvironment('IMAGE_BUCKET', bucket.bucketName);
     this.addToRolePolicy(

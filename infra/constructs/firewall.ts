@@ -1,12 +1,12 @@
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
-import { API_ROUTES, type RouteName } from '../../lambdas/contract/routes';
+import { ENDPOINT_NAMES, ENDPOINTS, type EndpointName } from '../../lambdas/endpoints';
 
 export interface FirewallProps {
   /** Requests to /api/* one IP may make in any 5-minute window. */
   readonly apiRequestsPerIpPer5Minutes: number;
   /** …and to each call, tighter for the ones that cost money upstream. */
-  readonly perRoute: Readonly<Record<RouteName, number>>;
+  readonly perRoute: Readonly<Record<EndpointName, number>>;
 }
 
 /**
@@ -29,11 +29,61 @@ function pathStartsWith(prefix: string): CfnWebACL.StatementProperty {
   };
 }
 
-const visibility = (metricName: string): CfnWebACL.VisibilityConfigProperty => ({
-  cloudWatchMetricsEnabled: true,
-  metricName,
-  sampledRequestsEnabled: true,
-});
+/** Blocks an IP with 429 `rate_limited` JSON past `limit` requests under `prefix` in any 5 minutes. */
+function rateLimitRule(
+  name: string,
+  priority: number,
+  limit: number,
+  prefix: string,
+  metricName: string,
+): CfnWebACL.RuleProperty {
+  return {
+    name,
+    priority,
+    action: { block: { customResponse: { responseCode: 429, customResponseBodyKey: 'RateLimited' } } },
+    statement: {
+      rateBasedStatement: {
+        aggregateKeyType: 'IP',
+        limit,
+        evaluationWindowSec: 300,
+        scopeDownStatement: pathStartsWith(prefix),
+      },
+    },
+    visibilityConfig: visibility(metricName),
+  };
+}
+
+/** AWS's common and known-bad-inputs rule groups, after the rate limits. */
+const MANAGED_RULES: readonly CfnWebACL.RuleProperty[] = [
+  {
+    name: 'AwsCommonRules',
+    priority: 20,
+    overrideAction: { none: {} },
+    statement: {
+      managedRuleGroupStatement: {
+        vendorName: 'AWS',
+        name: 'AWSManagedRulesCommonRuleSet',
+        // The group blocks bodies over 8 KB; a long conversation's history or feedback is larger, and
+        // the functions enforce the contract's own limits (64 KiB, 256 KiB for feedback).
+        ruleActionOverrides: [{ name: 'SizeRestrictions_BODY', actionToUse: { count: {} } }],
+      },
+    },
+    visibilityConfig: visibility('astro-common-rules'),
+  },
+  {
+    name: 'AwsKnownBadInputs',
+    priority: 21,
+    overrideAction: { none: {} },
+    statement: {
+      managedRuleGroupStatement: { vendorName: 'AWS', name: 'AWSManagedRulesKnownBadInputsRuleSet' },
+    },
+    visibilityConfig: visibility('astro-known-bad-inputs'),
+  },
+];
+
+function visibility(metricName: string): CfnWebACL.VisibilityConfigProperty {
+  return { cloudWatchMetricsEnabled: true, metricName, sampledRequestsEnabled: true };
+}
 
 /**
  * The CloudFront web ACL (scope CLOUDFRONT, so it lives in us-east-1): a per-IP rate limit on the API and
@@ -61,61 +111,24 @@ export class Firewall extends Construct {
         },
       },
       rules: [
-        {
-          name: 'ApiRateLimitPerIp',
-          priority: 0,
-          action: { block: { customResponse: { responseCode: 429, customResponseBodyKey: 'RateLimited' } } },
-          statement: {
-            rateBasedStatement: {
-              aggregateKeyType: 'IP',
-              limit: props.apiRequestsPerIpPer5Minutes,
-              evaluationWindowSec: 300,
-              // Only the API: a page load fetches several static files that cost next to nothing.
-              scopeDownStatement: pathStartsWith('/api/'),
-            },
-          },
-          visibilityConfig: visibility('astro-api-rate-limit'),
-        },
-        ...(Object.keys(API_ROUTES) as RouteName[]).map((route, index): CfnWebACL.RuleProperty => ({
-          name: `RateLimitPerIp-${route}`,
-          priority: 10 + index,
-          action: {
-            block: { customResponse: { responseCode: 429, customResponseBodyKey: 'RateLimited' } },
-          },
-          statement: {
-            rateBasedStatement: {
-              aggregateKeyType: 'IP',
-              limit: props.perRoute[route],
-              evaluationWindowSec: 300,
-              scopeDownStatement: pathStartsWith(API_ROUTES[route]),
-            },
-          },
-          visibilityConfig: visibility(`astro-rate-limit-${route.toLowerCase()}`),
-        })),
-        {
-          name: 'AwsCommonRules',
-          priority: 20,
-          overrideAction: { none: {} },
-          statement: {
-            managedRuleGroupStatement: {
-              vendorName: 'AWS',
-              name: 'AWSManagedRulesCommonRuleSet',
-              // The group blocks bodies over 8 KB; a long conversation's history or feedback is larger, and
-              // the functions enforce the contract's own limits (64 KiB, 256 KiB for feedback).
-              ruleActionOverrides: [{ name: 'SizeRestrictions_BODY', actionToUse: { count: {} } }],
-            },
-          },
-          visibilityConfig: visibility('astro-common-rules'),
-        },
-        {
-          name: 'AwsKnownBadInputs',
-          priority: 21,
-          overrideAction: { none: {} },
-          statement: {
-            managedRuleGroupStatement: { vendorName: 'AWS', name: 'AWSManagedRulesKnownBadInputsRuleSet' },
-          },
-          visibilityConfig: visibility('astro-known-bad-inputs'),
-        },
+        // Only the API: a page load fetches several static files that cost next to nothing.
+        rateLimitRule(
+          'ApiRateLimitPerIp',
+          0,
+          props.apiRequestsPerIpPer5Minutes,
+          '/api/',
+          'astro-api-rate-limit',
+        ),
+        ...ENDPOINT_NAMES.map((route, index) =>
+          rateLimitRule(
+            `RateLimitPerIp-${route}`,
+            10 + index,
+            props.perRoute[route],
+            ENDPOINTS[route].path,
+            `astro-rate-limit-${route.toLowerCase()}`,
+          ),
+        ),
+        ...MANAGED_RULES,
       ],
     });
   }

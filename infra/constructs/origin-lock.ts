@@ -35,7 +35,7 @@ export class OriginLock extends Construct {
       id: 'AwsSolutions-SMG4',
       reason:
         'The value is used by CloudFront and API Gateway only, both through CloudFormation dynamic references; ' +
-        'rotating it means changing the secret and redeploying (README, Deploy), which a rotation Lambda ' +
+        'rotating it means changing the secret and redeploying (docs/deploy.md, "Only through CloudFront"), which a rotation Lambda ' +
         'cannot do.',
     });
     this.headerValue = this.secret.secretValue.unsafeUnwrap();

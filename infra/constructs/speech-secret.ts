@@ -44,7 +44,7 @@ export class SpeechSecret extends Construct {
       id: 'AwsSolutions-SMG4',
       reason:
         'The value is an Azure Speech key that Azure issues; Secrets Manager cannot rotate it. Rotate it in ' +
-        'the Azure portal and put the new key here (README, Deploy); the function re-reads it within 5 minutes.',
+        'the Azure portal and put the new key here (docs/deploy.md, "Deploy"); the function re-reads it within 5 minutes.',
     });
     this.secret = secret;
     this.secretId = secret.secretArn;

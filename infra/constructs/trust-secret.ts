@@ -29,8 +29,8 @@ export class TrustSecret extends Construct {
       id: 'AwsSolutions-SMG4',
       reason:
         'Rotating the signing key needs a step Secrets Manager rotation cannot take: keeping the old key as ' +
-        '"previous" while replies signed with it are still in conversations. The README (Deploy, Rotating ' +
-        'the signing key) gives the two-step rotation; the functions re-read the secret within 5 minutes.',
+        '"previous" while replies signed with it are still in conversations. docs/deploy.md ("Rotating the ' +
+        'signing key") gives the two-step rotation; the functions re-read the secret within 5 minutes.',
     });
   }
 }

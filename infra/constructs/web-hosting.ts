@@ -40,7 +40,8 @@ export interface WebHostingProps {
   readonly api: RestApi;
   /** Headers CloudFront adds to every API request: the origin lock's key (infra/constructs/origin-lock.ts). */
   readonly apiOriginHeaders: Readonly<Record<string, string>>;
-  readonly imageBucket: IBucket;
+  /** The picture bucket, served at `/images/*`. */
+  readonly pictureBucket: IBucket;
   readonly accessLogs: IBucket;
   /** Azure region whose speech hosts the Content-Security-Policy allows. */
   readonly speechRegion: string;
@@ -51,6 +52,13 @@ export interface WebHostingProps {
   readonly priceClass: keyof typeof PRICE_CLASSES;
 }
 
+interface HeaderPolicies {
+  /** The app's pages: a CSP that allows the configured speech region's hosts. */
+  readonly appHeaders: ResponseHeadersPolicy;
+  /** API answers and pictures: nothing may run or load from them. */
+  readonly resourceHeaders: ResponseHeadersPolicy;
+}
+
 const PRICE_CLASSES = {
   '100': PriceClass.PRICE_CLASS_100,
   '200': PriceClass.PRICE_CLASS_200,
@@ -59,7 +67,7 @@ const PRICE_CLASSES = {
 
 /**
  * The learner-facing site: one CloudFront distribution in front of the private web bucket (`/*`), the
- * private image bucket (`/images/*`) and the REST API (`/api/*`), with strict security headers, access
+ * private picture bucket (`/images/*`) and the REST API (`/api/*`), with strict security headers, access
  * logs, and the web build uploaded with the right cache lifetimes.
  */
 export class WebHosting extends Construct {
@@ -69,7 +77,6 @@ export class WebHosting extends Construct {
 
   constructor(scope: Construct, id: string, props: WebHostingProps) {
     super(scope, id);
-
     this.bucket = new Bucket(this, 'Bucket', {
       ...PRIVATE_BUCKET,
       serverAccessLogsBucket: props.accessLogs,
@@ -78,7 +85,14 @@ export class WebHosting extends Construct {
       // it holds only the build, so `aws s3 rb --force` removes it safely.
       removalPolicy: RemovalPolicy.RETAIN,
     });
+    this.distribution = this.createDistribution(props, this.createHeaderPolicies(props));
+    this.siteUrl = `https://${props.customDomain?.domainName ?? this.distribution.distributionDomainName}`;
+    const deployRole = this.uploadBuild(props);
+    this.acknowledge(props, deployRole);
+  }
 
+  /** The pages' headers (CSP with the speech hosts) and the headers of API answers and pictures. */
+  private createHeaderPolicies(props: WebHostingProps): HeaderPolicies {
     const securityHeaders = (contentSecurityPolicy: string): ResponseSecurityHeadersBehavior => ({
       contentSecurityPolicy: { contentSecurityPolicy, override: true },
       strictTransportSecurity: {
@@ -107,14 +121,21 @@ export class WebHosting extends Construct {
       securityHeadersBehavior: securityHeaders(RESOURCE_CONTENT_SECURITY_POLICY),
       customHeadersBehavior: permissionsPolicy,
     });
+    return { appHeaders, resourceHeaders };
+  }
 
+  /** `/*` from the web bucket, `/images/*` from the picture bucket, `/api/*` from the REST API. */
+  private createDistribution(
+    props: WebHostingProps,
+    { appHeaders, resourceHeaders }: HeaderPolicies,
+  ): Distribution {
     const siteHost = new SiteHost(this, 'SiteHost');
 
     const certificate = props.customDomain
       ? Certificate.fromCertificateArn(this, 'Certificate', props.customDomain.certificateArn)
       : undefined;
 
-    this.distribution = new Distribution(this, 'Distribution', {
+    return new Distribution(this, 'Distribution', {
       comment: 'Astro',
       defaultRootObject: 'index.html',
       httpVersion: HttpVersion.HTTP2_AND_3,
@@ -136,7 +157,7 @@ export class WebHosting extends Construct {
       },
       additionalBehaviors: {
         [`${IMAGES_PATH_PREFIX}*`]: {
-          origin: S3BucketOrigin.withOriginAccessControl(props.imageBucket),
+          origin: S3BucketOrigin.withOriginAccessControl(props.pictureBucket),
           viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
           cachePolicy: CachePolicy.CACHING_OPTIMIZED,
           responseHeadersPolicy: resourceHeaders,
@@ -164,8 +185,10 @@ export class WebHosting extends Construct {
         },
       },
     });
-    this.siteUrl = `https://${props.customDomain?.domainName ?? this.distribution.distributionDomainName}`;
+  }
 
+  /** Uploads the web build: hashed assets first, then the pages, then the CDN's copies are invalidated. */
+  private uploadBuild(props: WebHostingProps): Role {
     // The upload runs in CDK's BucketDeployment function; it gets a role and log group of our own so no
     // AWS-managed policy is attached and its logs expire.
     const { logGroup: deployLogs, role: deployRole } = functionLogRole(this, 'Deploy', props.logRetention);
@@ -203,8 +226,7 @@ export class WebHosting extends Construct {
     });
     // Pages reference assets: upload those first so a new index.html never points at a missing file.
     pages.node.addDependency(assets);
-
-    this.acknowledge(props, deployRole);
+    return deployRole;
   }
 
   private acknowledge(props: WebHostingProps, deployRole: Role): void {

@@ -1,6 +1,7 @@
 import { readTutorConfig, type Env } from '../config';
-import { API_ROUTES, CHAT_STREAM_MEDIA_TYPE } from '../contract/routes';
-import { chatRequestSchema, isBlank, type ChatResponse } from '../contract/schemas';
+import { CHAT_STREAM_MEDIA_TYPE } from '../contract/routes';
+import { isBlank, type ChatResponse } from '../contract/schemas';
+import { ENDPOINTS } from '../endpoints';
 import { ApiError } from '../http/api-error';
 import { handlerAtColdStart } from '../http/cold-start';
 import { defineEndpoint, type Reply, type StreamedReply, type StreamingApiHandler } from '../http/endpoint';
@@ -25,9 +26,9 @@ export function createChatHandler(env: Env, now?: () => number): StreamingApiHan
   const tutor = createTutor(readTutorConfig(env));
   const trust = createTrust(env, now);
   return defineEndpoint({
-    route: API_ROUTES.chat,
+    route: ENDPOINTS.chat.path,
+    ...ENDPOINTS.chat.request,
     origins: readOriginRule(env),
-    schema: chatRequestSchema,
     handle: async (input, context): Promise<Reply<ChatResponse> | StreamedReply> => {
       if (isBlank(input.userMessage)) {
         throw new ApiError('invalid_request', 'userMessage: must not be blank');
@@ -55,7 +56,7 @@ export function createChatHandler(env: Env, now?: () => number): StreamingApiHan
   });
 }
 
-/** Deployed behind API Gateway's STREAM response transfer mode (Lambda response streaming). */
+/** Deployed behind API Gateway's STREAM response transfer mode (the registry row's `streaming`). */
 export const handler = streamingLambda(
-  handlerAtColdStart(API_ROUTES.chat, () => createChatHandler(process.env)),
+  handlerAtColdStart(ENDPOINTS.chat.path, () => createChatHandler(process.env)),
 );

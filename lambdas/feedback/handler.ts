@@ -1,7 +1,6 @@
 import { readFeedbackConfig, type Env } from '../config';
-import { FEEDBACK_MAX_BODY_BYTES } from '../contract/limits';
-import { API_ROUTES } from '../contract/routes';
-import { feedbackRequestSchema, type FeedbackResponse } from '../contract/schemas';
+import type { FeedbackResponse } from '../contract/schemas';
+import { ENDPOINTS } from '../endpoints';
 import { handlerAtColdStart } from '../http/cold-start';
 import { readOriginRule } from '../http/origin';
 import { defineEndpoint, type ApiHandler, type Reply } from '../http/endpoint';
@@ -14,10 +13,9 @@ export function createFeedbackHandler(env: Env): ApiHandler {
     retentionDays: config.retentionDays,
   });
   return defineEndpoint({
-    route: API_ROUTES.feedback,
+    route: ENDPOINTS.feedback.path,
+    ...ENDPOINTS.feedback.request,
     origins: readOriginRule(env),
-    schema: feedbackRequestSchema,
-    maxBodyBytes: FEEDBACK_MAX_BODY_BYTES,
     handle: async (feedback): Promise<Reply<FeedbackResponse>> => {
       const result = await store.save(feedback);
       return { status: result.stored ? 201 : 200, body: result };
@@ -25,4 +23,4 @@ export function createFeedbackHandler(env: Env): ApiHandler {
   });
 }
 
-export const handler = handlerAtColdStart(API_ROUTES.feedback, () => createFeedbackHandler(process.env));
+export const handler = handlerAtColdStart(ENDPOINTS.feedback.path, () => createFeedbackHandler(process.env));

@@ -1,28 +1,28 @@
-import { readImageConfig, type Env } from '../config';
-import { API_ROUTES } from '../contract/routes';
-import { generateImageRequestSchema, isBlank, type GenerateImageResponse } from '../contract/schemas';
+import { readPictureConfig, type Env } from '../config';
+import { isBlank, type GenerateImageResponse } from '../contract/schemas';
+import { ENDPOINTS } from '../endpoints';
 import { ApiError } from '../http/api-error';
 import { handlerAtColdStart } from '../http/cold-start';
 import { readOriginRule } from '../http/origin';
 import { defineEndpoint, type ApiHandler, type Reply } from '../http/endpoint';
-import { createImageMaker } from '../images/create-image-maker';
-import { createImageStore } from '../images/image-store';
-import { pictureKey } from '../images/picture-key';
+import { createPictureMaker } from '../pictures/create-picture-maker';
+import { createPictureStore } from '../pictures/picture-store';
+import { pictureKey } from '../pictures/picture-key';
 import { createTrust } from '../trust/trust-config';
 
 /** Names the provider that drew the picture (offline pictures are sketches). */
-export const IMAGE_MAKER_HEADER = 'X-Astro-Image-Maker';
+export const PICTURE_MAKER_HEADER = 'X-Astro-Image-Maker';
 
 /** POST /api/generateImage: an English picture prompt in, the same-origin URL of the stored picture out. */
 export function createGenerateImageHandler(env: Env, now?: () => number): ApiHandler {
-  const config = readImageConfig(env);
+  const config = readPictureConfig(env);
   const trust = createTrust(env, now);
-  const maker = createImageMaker(config);
-  const store = createImageStore(config);
+  const maker = createPictureMaker(config);
+  const store = createPictureStore(config);
   return defineEndpoint({
-    route: API_ROUTES.generateImage,
+    route: ENDPOINTS.generateImage.path,
+    ...ENDPOINTS.generateImage.request,
     origins: readOriginRule(env),
-    schema: generateImageRequestSchema,
     handle: async (input): Promise<Reply<GenerateImageResponse>> => {
       if (isBlank(input.prompt)) throw new ApiError('invalid_request', 'prompt: must not be blank');
       // Only a prompt Astro wrote, with its unexpired ticket, is drawn (docs/behaviour.md §12.4).
@@ -37,12 +37,12 @@ export function createGenerateImageHandler(env: Env, now?: () => number): ApiHan
       return {
         status: 200,
         body: { imageUrl: stored.url },
-        headers: { [IMAGE_MAKER_HEADER]: maker.provider },
+        headers: { [PICTURE_MAKER_HEADER]: maker.provider },
       };
     },
   });
 }
 
-export const handler = handlerAtColdStart(API_ROUTES.generateImage, () =>
+export const handler = handlerAtColdStart(ENDPOINTS.generateImage.path, () =>
   createGenerateImageHandler(process.env),
 );

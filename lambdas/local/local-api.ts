@@ -4,12 +4,10 @@ import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, resolve, sep } from 'node:path';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { createChatHandler } from '../chat/handler';
 import { readSpeechConfig, type Env } from '../config';
-import { FEEDBACK_MAX_BODY_BYTES, MAX_BODY_BYTES } from '../contract/limits';
-import { API_ROUTES, IMAGES_PATH_PREFIX, type ApiPath } from '../contract/routes';
-import { createFeedbackHandler } from '../feedback/handler';
-import { createGenerateImageHandler } from '../generate-image/handler';
+import { IMAGES_PATH_PREFIX } from '../contract/routes';
+import { ENDPOINT_HANDLERS } from '../endpoint-handlers';
+import { ENDPOINT_NAMES, ENDPOINTS } from '../endpoints';
 import { ApiError } from '../http/api-error';
 import { handlerAtColdStart } from '../http/cold-start';
 import {
@@ -20,7 +18,6 @@ import {
   type StreamingApiHandler,
 } from '../http/endpoint';
 import { errorResponse } from '../http/response';
-import { createSpeechTokenHandler } from '../speech-token/handler';
 import { startEmbeddedDynamo } from './embedded-dynamo';
 import { pageHeaders, resourceHeaders } from './site-headers';
 
@@ -47,7 +44,7 @@ export interface LocalApiOptions {
 export interface LocalApi {
   /** The environment the handlers were built with. */
   readonly env: Env;
-  readonly imageDir: string;
+  readonly pictureDir: string;
   /** The security headers for pages (their CSP names the configured speech region). */
   readonly pageHeaders: Readonly<Record<string, string>>;
   /** Answers the request if it is for `/api/*` or `/images/*`; false otherwise (not touched). */
@@ -55,7 +52,7 @@ export interface LocalApi {
   close(): Promise<void>;
 }
 
-const IMAGE_TYPES: Record<string, string> = {
+const PICTURE_TYPES: Record<string, string> = {
   png: 'image/png',
   jpg: 'image/jpeg',
   jpeg: 'image/jpeg',
@@ -63,16 +60,16 @@ const IMAGE_TYPES: Record<string, string> = {
   svg: 'image/svg+xml',
 };
 /** One plain file name: no separators, no dot segments, no encoding tricks. */
-const IMAGE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}\.(png|jpe?g|webp|svg)$/;
+const PICTURE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}\.(png|jpe?g|webp|svg)$/;
 
 export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi> {
   const dataDir = resolve(options.dataDir);
-  const imageDir = join(dataDir, 'images');
+  const pictureDir = join(dataDir, 'images');
   const dynamo = await startEmbeddedDynamo({
     directory: options.persist === false ? undefined : join(dataDir, 'dynamodb'),
     tableName: LOCAL_FEEDBACK_TABLE,
   });
-  // The embedded table and the served image folder are what this server is for, so they always win.
+  // The embedded table and the served picture folder are what this server is for, so they always win.
   const env: Env = {
     ...LOCAL_DEFAULTS,
     // The key that signs replies and picture tickets: created on first start, mode 0600 (docs/behaviour.md
@@ -83,31 +80,28 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     FEEDBACK_TABLE: LOCAL_FEEDBACK_TABLE,
     DYNAMODB_ENDPOINT: dynamo.endpoint,
     IMAGE_STORE: 'local',
-    IMAGE_DIR: imageDir,
+    IMAGE_DIR: pictureDir,
   };
   // Built now, as a Lambda's cold start does: a configuration problem is logged at start-up and the
   // route answers 503 `not_configured` instead of the server refusing to start.
   const atStart = { AWS_LAMBDA_FUNCTION_NAME: 'local' };
-  const handlers: Record<ApiPath, StreamingApiHandler> = {
-    [API_ROUTES.chat]: handlerAtColdStart(API_ROUTES.chat, () => createChatHandler(env), atStart),
-    [API_ROUTES.generateImage]: handlerAtColdStart(
-      API_ROUTES.generateImage,
-      () => createGenerateImageHandler(env),
-      atStart,
-    ),
-    [API_ROUTES.feedback]: handlerAtColdStart(API_ROUTES.feedback, () => createFeedbackHandler(env), atStart),
-    [API_ROUTES.speechToken]: handlerAtColdStart(
-      API_ROUTES.speechToken,
-      () => createSpeechTokenHandler(env),
-      atStart,
-    ),
-  };
+  // Every row of the registry (lambdas/endpoints.ts), at its path with its body limit, as deployed.
+  const endpoints = new Map<string, { handler: StreamingApiHandler; maxBodyBytes: number }>(
+    ENDPOINT_NAMES.map((name) => {
+      const { path, request } = ENDPOINTS[name];
+      const build = () => ENDPOINT_HANDLERS[name](env);
+      return [
+        path,
+        { handler: handlerAtColdStart(path, build, atStart), maxBodyBytes: request.maxBodyBytes },
+      ];
+    }),
+  );
   const headers = resourceHeaders();
 
   async function handleApi(request: IncomingMessage, response: ServerResponse, path: string) {
-    const handler = handlers[path as ApiPath] as StreamingApiHandler | undefined;
-    if (!handler) return send(response, notFound(path), headers);
-    const limit = path === API_ROUTES.feedback ? FEEDBACK_MAX_BODY_BYTES : MAX_BODY_BYTES;
+    const endpoint = endpoints.get(path);
+    if (!endpoint) return send(response, notFound(path), headers);
+    const { handler, maxBodyBytes: limit } = endpoint;
     const body = await readBody(request, limit);
     if (body === 'too_large') {
       const tooLarge = new ApiError('payload_too_large', `The request body is larger than ${limit} bytes.`);
@@ -119,13 +113,13 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     else send(response, result, headers);
   }
 
-  async function handleImage(request: IncomingMessage, response: ServerResponse, path: string) {
+  async function handlePicture(request: IncomingMessage, response: ServerResponse, path: string) {
     const name = path.slice(IMAGES_PATH_PREFIX.length);
-    const match = IMAGE_NAME.exec(name);
-    const file = resolve(imageDir, name);
+    const match = PICTURE_NAME.exec(name);
+    const file = resolve(pictureDir, name);
     const missing = () =>
       send(response, errorResponse(new ApiError('not_found', 'No such picture.')), headers);
-    if (!match || !file.startsWith(imageDir + sep)) return missing();
+    if (!match || !file.startsWith(pictureDir + sep)) return missing();
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return send(response, errorResponse(new ApiError('method_not_allowed', 'Pictures are read-only.')), {
         ...headers,
@@ -136,7 +130,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     if (!info?.isFile()) return missing();
     response.writeHead(200, {
       ...headers,
-      'Content-Type': IMAGE_TYPES[(match[1] ?? '').toLowerCase()] ?? 'application/octet-stream',
+      'Content-Type': PICTURE_TYPES[(match[1] ?? '').toLowerCase()] ?? 'application/octet-stream',
       'Content-Length': info.size,
       // A picture's name is a fresh UUID: its content never changes.
       'Cache-Control': 'public, max-age=31536000, immutable',
@@ -147,13 +141,13 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
 
   return {
     env,
-    imageDir,
+    pictureDir,
     pageHeaders: pageHeaders(speechRegion(env)),
     async handle(request, response) {
       const path = pathOf(request);
       try {
         if (path === '/api' || path.startsWith('/api/')) await handleApi(request, response, path);
-        else if (path.startsWith(IMAGES_PATH_PREFIX)) await handleImage(request, response, path);
+        else if (path.startsWith(IMAGES_PATH_PREFIX)) await handlePicture(request, response, path);
         else return false;
       } catch {
         // A broken client connection or an unreadable file; the handlers themselves never throw.

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readImageConfig, readSpeechConfig, readTutorConfig, type Env } from '../config';
+import { readPictureConfig, readSpeechConfig, readTutorConfig, type Env } from '../config';
 import { DEFAULT_WEB_ROOT, startLocalServer } from './server';
 import { stopOnSignal } from './stop-signals';
 
@@ -39,7 +39,7 @@ function describe(env: Env): string[] {
   };
   return [
     `  tutor:    ${safely(() => readTutorConfig(env).provider)}`,
-    `  pictures: ${safely(() => readImageConfig(env).provider)}`,
+    `  pictures: ${safely(() => readPictureConfig(env).provider)}`,
     `  speech:   ${safely(() => {
       const speech = readSpeechConfig(env);
       return speech.secretId || speech.localKey

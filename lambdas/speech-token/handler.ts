@@ -1,6 +1,6 @@
 import { readSpeechConfig, type Env } from '../config';
-import { API_ROUTES } from '../contract/routes';
-import { speechTokenRequestSchema, type SpeechTokenResponse } from '../contract/schemas';
+import type { SpeechTokenResponse } from '../contract/schemas';
+import { ENDPOINTS } from '../endpoints';
 import { handlerAtColdStart } from '../http/cold-start';
 import { readOriginRule } from '../http/origin';
 import { defineEndpoint, type ApiHandler, type Reply } from '../http/endpoint';
@@ -16,15 +16,14 @@ export function createSpeechTokenHandler(env: Env, now?: () => number): ApiHandl
     now,
   });
   return defineEndpoint({
-    route: API_ROUTES.speechToken,
+    route: ENDPOINTS.speechToken.path,
+    ...ENDPOINTS.speechToken.request,
     origins: readOriginRule(env),
-    schema: speechTokenRequestSchema,
-    allowEmptyBody: true,
     // The token is a credential: the shared `Cache-Control: no-store` keeps it out of every cache.
     handle: async (): Promise<Reply<SpeechTokenResponse>> => ({ status: 200, body: await service.token() }),
   });
 }
 
-export const handler = handlerAtColdStart(API_ROUTES.speechToken, () =>
+export const handler = handlerAtColdStart(ENDPOINTS.speechToken.path, () =>
   createSpeechTokenHandler(process.env),
 );

@@ -1,7 +1,7 @@
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { z } from 'zod';
-import { endpointOverride, type SpeechConfig } from '../config';
-import { ApiError } from '../http/api-error';
+import type { SpeechConfig } from '../config';
+import { CachedSecret, secretsManagerClient } from '../upstream/cached-secret';
 
 /** The Azure Speech key and the region it belongs to. Never logged, never sent to the browser. */
 export interface SpeechKey {
@@ -64,77 +64,36 @@ export class EnvSpeechKeySource implements SpeechKeySource {
 
 /** The key in Secrets Manager, cached in memory for at most {@link SECRET_CACHE_MS}. */
 export class SecretsManagerSpeechKeySource implements SpeechKeySource {
-  private cached: { value: SpeechKey | undefined; readAt: number } | undefined;
-  private pending: Promise<SpeechKey | undefined> | undefined;
+  private readonly secret: CachedSecret<SpeechKey | undefined>;
 
-  constructor(
-    private readonly client: SecretsManagerClient,
-    private readonly secretId: string,
-    private readonly fallbackRegion: string,
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(client: SecretsManagerClient, secretId: string, fallbackRegion: string, now?: () => number) {
+    this.secret = new CachedSecret(client, {
+      secretId,
+      cacheMs: SECRET_CACHE_MS,
+      // An empty or malformed secret, or none at all, is a deployment without a key: 503, not an outage.
+      parse: (text) => (text === undefined ? undefined : parseSpeechSecret(text, fallbackRegion)),
+      missingIsEmpty: true,
+      what: 'the speech key',
+      now,
+    });
+  }
 
   get(): Promise<SpeechKey | undefined> {
-    if (this.cached && this.now() - this.cached.readAt < SECRET_CACHE_MS) {
-      return Promise.resolve(this.cached.value);
-    }
-    // Callers arriving while the secret is being read share that one read.
-    this.pending ??= this.read().finally(() => {
-      this.pending = undefined;
-    });
-    return this.pending;
+    return this.secret.get();
   }
 
   forget(): void {
-    this.cached = undefined;
+    this.secret.forget();
   }
-
-  private async read(): Promise<SpeechKey | undefined> {
-    let secretString: string | undefined;
-    try {
-      const output = await this.client.send(new GetSecretValueCommand({ SecretId: this.secretId }));
-      secretString = output.SecretString;
-    } catch (error) {
-      // A secret that does not exist (yet) is a deployment without a key, not an outage.
-      if (!(error instanceof Error && error.name === 'ResourceNotFoundException')) {
-        throw secretsManagerError(error);
-      }
-    }
-    const value =
-      secretString === undefined ? undefined : parseSpeechSecret(secretString, this.fallbackRegion);
-    this.cached = { value, readAt: this.now() };
-    return value;
-  }
-}
-
-function secretsManagerError(error: unknown): ApiError {
-  const name = error instanceof Error ? error.name : '';
-  if (name === 'TimeoutError' || name === 'AbortError') {
-    return new ApiError('upstream_timeout', 'Reading the speech key took too long. Please try again.', {
-      cause: error,
-    });
-  }
-  if (name === 'ThrottlingException') {
-    return new ApiError('rate_limited', 'Too many speech token requests right now. Please try again.', {
-      cause: error,
-    });
-  }
-  return new ApiError('upstream_error', 'The speech key could not be read. Please try again.', {
-    cause: error,
-  });
 }
 
 /** The configured key source: Secrets Manager when a secret id is set, else the local key (if any). */
 export function createSpeechKeySource(config: SpeechConfig, now?: () => number): SpeechKeySource {
   if (config.secretId) {
-    const client = new SecretsManagerClient({
+    const client = secretsManagerClient({
       region: config.awsRegion,
-      ...endpointOverride(config.secretsManagerEndpoint),
-      requestHandler: {
-        connectionTimeout: config.secretsManagerTimeoutMs,
-        requestTimeout: config.secretsManagerTimeoutMs,
-        throwOnRequestTimeout: true,
-      },
+      endpoint: config.secretsManagerEndpoint,
+      timeoutMs: config.secretsManagerTimeoutMs,
     });
     return new SecretsManagerSpeechKeySource(client, config.secretId, config.region, now);
   }

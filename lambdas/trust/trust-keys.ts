@@ -11,10 +11,10 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { z } from 'zod';
-import { endpointOverride } from '../config';
 import { ApiError } from '../http/api-error';
+import { CachedSecret, secretsManagerClient } from '../upstream/cached-secret';
 
 export interface TrustKeys {
   /** Signs everything new. */
@@ -95,57 +95,27 @@ export function fileTrustKeys(path: string): TrustKeySource {
 
 /** The key in Secrets Manager, read at most once per {@link TRUST_KEY_CACHE_MS}, one read in flight. */
 export class SecretsManagerTrustKeys implements TrustKeySource {
-  private cached: { keys: TrustKeys; readAt: number } | undefined;
-  private pending: Promise<TrustKeys> | undefined;
+  private readonly secret: CachedSecret<TrustKeys>;
 
-  constructor(
-    private readonly client: SecretsManagerClient,
-    private readonly secretId: string,
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(client: SecretsManagerClient, secretId: string, now?: () => number) {
+    this.secret = new CachedSecret(client, {
+      secretId,
+      cacheMs: TRUST_KEY_CACHE_MS,
+      parse: (text) => {
+        try {
+          return parseTrustSecret(text ?? '');
+        } catch (error) {
+          throw new ApiError('not_configured', 'The server has no valid signing key.', { cause: error });
+        }
+      },
+      what: 'the signing key',
+      now,
+    });
+  }
 
   get(): Promise<TrustKeys> {
-    if (this.cached && this.now() - this.cached.readAt < TRUST_KEY_CACHE_MS) {
-      return Promise.resolve(this.cached.keys);
-    }
-    this.pending ??= this.read().finally(() => {
-      this.pending = undefined;
-    });
-    return this.pending;
+    return this.secret.get();
   }
-
-  private async read(): Promise<TrustKeys> {
-    let text: string | undefined;
-    try {
-      const output = await this.client.send(new GetSecretValueCommand({ SecretId: this.secretId }));
-      text = output.SecretString;
-    } catch (error) {
-      throw secretsManagerError(error);
-    }
-    let keys: TrustKeys;
-    try {
-      keys = parseTrustSecret(text ?? '');
-    } catch (error) {
-      throw new ApiError('not_configured', 'The server has no valid signing key.', { cause: error });
-    }
-    this.cached = { keys, readAt: this.now() };
-    return keys;
-  }
-}
-
-function secretsManagerError(error: unknown): ApiError {
-  const name = error instanceof Error ? error.name : '';
-  if (name === 'TimeoutError' || name === 'AbortError') {
-    return new ApiError('upstream_timeout', 'Reading the signing key took too long. Please try again.', {
-      cause: error,
-    });
-  }
-  if (name === 'ThrottlingException') {
-    return new ApiError('rate_limited', 'Too many requests right now. Please try again.', { cause: error });
-  }
-  return new ApiError('upstream_error', 'The signing key could not be read. Please try again.', {
-    cause: error,
-  });
 }
 
 export interface SecretsManagerTrustOptions {
@@ -157,15 +127,11 @@ export interface SecretsManagerTrustOptions {
 }
 
 export function secretsManagerTrustKeys(options: SecretsManagerTrustOptions): TrustKeySource {
-  const client = new SecretsManagerClient({
+  const client = secretsManagerClient({
     region: options.region,
-    ...endpointOverride(options.endpoint),
+    endpoint: options.endpoint,
+    timeoutMs: options.timeoutMs,
     maxAttempts: 2,
-    requestHandler: {
-      connectionTimeout: options.timeoutMs,
-      requestTimeout: options.timeoutMs,
-      throwOnRequestTimeout: true,
-    },
   });
   return new SecretsManagerTrustKeys(client, options.secretId, options.now);
 }

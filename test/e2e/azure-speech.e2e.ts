@@ -191,6 +191,24 @@ describe('the Azure speech path in Chromium against the speech service protocol'
     await context.close();
   });
 
+  it('plays a sentence while its audio is still arriving, and Skip stops it', async () => {
+    const fake = new AzureSpeechFake();
+    fake.audio = silentMp3(3000);
+    // The greeting's first sentence: all its audio, but the service never says the sentence is complete.
+    fake.scriptSynthesis({ kind: 'speak', endTurn: false });
+    const { context, page } = await openAzureApp(app, { fake });
+    await page.getByRole('button', { name: 'Start Conversation' }).click();
+    await expect
+      .poll(async () => (await mediaLog(page)).filter((entry) => entry.event === 'playing').length)
+      .toBeGreaterThan(0);
+    expect(fake.ssml).toHaveLength(1);
+    await waitForStatus(page, 'Speaking...');
+    await page.keyboard.press('Escape');
+    await waitForStatus(page, 'Listening...');
+    expect(await endedCount(page)).toBe(0);
+    await context.close();
+  });
+
   it.each([
     ['never answers the SSML', { kind: 'silent' }],
     ['closes the socket normally after the SSML', { kind: 'close', code: 1000 }],

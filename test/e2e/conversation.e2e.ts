@@ -164,13 +164,16 @@ describe('a conversation with Astro in Chromium', () => {
     await context.close();
   });
 
-  it('renders **bold** as bold, shows markup as text, and speaks without asterisks', async () => {
+  it('renders **bold** as bold, shows markup as text, and speaks without markdown, names said right', async () => {
     const { context, page } = await openApp(app);
     await page.route('**/api/chat', async (route) => {
       const body = route.request().postDataJSON() as { userMessage: string };
       if (!body.userMessage.startsWith('Markup')) return route.continue();
       await route.fulfill({
-        json: { response: '**Jupiter** is the largest planet. <img src=x onerror="window.__pwned=1">' },
+        json: {
+          response:
+            '**Jupiter** is the largest planet, and `Io` is its moon. <img src=x onerror="window.__pwned=1">',
+        },
       });
     });
     await startConversation(page);
@@ -180,8 +183,9 @@ describe('a conversation with Astro in Chromium', () => {
     expect(await last.innerText()).toContain('<img src=x onerror="window.__pwned=1">');
     expect(await last.locator('img').count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    // The browser voice gets Io's alias spelling (docs/behaviour.md §17.8), and no tag is read out.
     const spoken = (await speechLog(page)).utterances.at(-1)?.text;
-    expect(spoken).toBe('Jupiter is the largest planet. <img src=x onerror="window.__pwned=1">');
+    expect(spoken).toBe('Jupiter is the largest planet, and Eye oh is its moon.');
     await context.close();
   });
 

@@ -13,7 +13,12 @@ import {
   generateImageRequestSchema,
 } from '../../lambdas/contract/schemas';
 import { apiGatewaySchema } from '../../infra/constructs/request-models';
-import { readFeedbackConfig, readImageConfig, readSpeechConfig, readTutorConfig } from '../../lambdas/config';
+import {
+  readFeedbackConfig,
+  readPictureConfig,
+  readSpeechConfig,
+  readTutorConfig,
+} from '../../lambdas/config';
 import { createChatHandler } from '../../lambdas/chat/handler';
 import { createFeedbackHandler } from '../../lambdas/feedback/handler';
 import { createGenerateImageHandler } from '../../lambdas/generate-image/handler';
@@ -92,7 +97,7 @@ describe('CloudFront', () => {
   it('serves /images/* from the private image bucket through Origin Access Control', () => {
     const origin = originOf(behavior('/images/*'));
     expect(origin?.DomainName).toEqual({
-      'Fn::GetAtt': [logicalId(astro.stack.images.bucket), 'RegionalDomainName'],
+      'Fn::GetAtt': [logicalId(astro.stack.pictures.bucket), 'RegionalDomainName'],
     });
     expect(origin?.OriginAccessControlId).toBeDefined();
     const controls = ofType('AWS::CloudFront::OriginAccessControl').map(([, control]) => control.Properties);
@@ -107,7 +112,7 @@ describe('CloudFront', () => {
   });
 
   it('lets only this distribution read the web and image buckets', () => {
-    for (const bucket of [astro.stack.web.bucket, astro.stack.images.bucket]) {
+    for (const bucket of [astro.stack.web.bucket, astro.stack.pictures.bucket]) {
       const [, policy] = ofType('AWS::S3::BucketPolicy').find(
         ([, item]) => JSON.stringify(item.Properties.Bucket) === JSON.stringify({ Ref: logicalId(bucket) }),
       ) as [string, Resource];
@@ -286,7 +291,7 @@ describe('buckets', () => {
   });
 
   it('log server access of the web and image buckets and encrypt every bucket', () => {
-    for (const bucket of [astro.stack.web.bucket, astro.stack.images.bucket]) {
+    for (const bucket of [astro.stack.web.bucket, astro.stack.pictures.bucket]) {
       expect(resources[logicalId(bucket)]?.Properties.LoggingConfiguration).toMatchObject({
         DestinationBucketName: { Ref: expect.stringMatching(/^AccessLogsBucket/) },
       });
@@ -300,7 +305,7 @@ describe('buckets', () => {
 
   it('expire pictures after the configured number of days (30 by default)', () => {
     const rules = (
-      resources[logicalId(astro.stack.images.bucket)]?.Properties.LifecycleConfiguration as {
+      resources[logicalId(astro.stack.pictures.bucket)]?.Properties.LifecycleConfiguration as {
         Rules: Props[];
       }
     ).Rules;
@@ -574,7 +579,7 @@ describe('functions', () => {
       ASTRO_IMAGE_MODEL: 'bedrock',
       BEDROCK_IMAGE_MODEL_ID: 'amazon.nova-canvas-v1:0',
       IMAGE_STORE: 's3',
-      IMAGE_BUCKET: { Ref: logicalId(astro.stack.images.bucket) },
+      IMAGE_BUCKET: { Ref: logicalId(astro.stack.pictures.bucket) },
     });
     expect(variables('feedback')).toMatchObject({
       FEEDBACK_TABLE: { Ref: logicalId(astro.stack.feedback.table) },
@@ -623,7 +628,7 @@ describe('function configuration', () => {
       bedrock: { modelId: 'us.amazon.nova-2-lite-v1:0' },
       guardrail: { id: 'gr0abc1def', version: '1' },
     });
-    expect(readImageConfig(environmentOf('generateImage'))).toMatchObject({
+    expect(readPictureConfig(environmentOf('generateImage'))).toMatchObject({
       provider: 'bedrock',
       bedrock: { modelId: 'amazon.nova-canvas-v1:0' },
       store: 's3',
@@ -700,9 +705,13 @@ describe('least privilege', () => {
       {
         Action: ['s3:PutObject', 's3:GetObject'],
         Effect: 'Allow',
-        Resource: { 'Fn::Join': ['', [getAttArn(logicalId(astro.stack.images.bucket)), '/images/*']] },
+        Resource: { 'Fn::Join': ['', [getAttArn(logicalId(astro.stack.pictures.bucket)), '/images/*']] },
       },
-      { Action: 's3:ListBucket', Effect: 'Allow', Resource: getAttArn(logicalId(astro.stack.images.bucket)) },
+      {
+        Action: 's3:ListBucket',
+        Effect: 'Allow',
+        Resource: getAttArn(logicalId(astro.stack.pictures.bucket)),
+      },
       { Action: 'secretsmanager:GetSecretValue', Effect: 'Allow', Resource: trustSecret() },
     ]);
   });

@@ -9,6 +9,7 @@ import { HISTORY_BUDGET } from '../../lambdas/chat/history-budget';
 import { readTutorConfig } from '../../lambdas/config';
 import { CHAT_USER_MESSAGE_MAX_CHARS, FEEDBACK_MAX_BODY_BYTES } from '../../lambdas/contract/limits';
 import type { RouteName } from '../../lambdas/contract/routes';
+import { perEndpoint } from '../../lambdas/endpoints';
 import { readAstroContext } from '../../infra/context';
 
 const DAY_S = 86_400;
@@ -29,13 +30,8 @@ const PRICE = {
   dynamoWriteUnit: 0.625 / 1e6,
 } as const;
 
-/** Memory (GB) of each function (infra/astro-stack.ts). */
-const MEMORY_GB: Record<RouteName, number> = {
-  chat: 0.5,
-  generateImage: 0.5,
-  feedback: 0.25,
-  speechToken: 0.25,
-};
+/** Memory (GB) of each function, as the registry sizes it (lambdas/endpoints.ts). */
+const MEMORY_GB = perEndpoint((endpoint) => endpoint.function.memoryMb / 1024);
 
 /** The system prompt, the picture tool and a turn's wrapping, with room to spare (measured: ~1,600). */
 const PROMPT_OVERHEAD_CHARS = 4_000;

@@ -29,7 +29,7 @@ const createChatHandler = (...args: Parameters<typeof streamingChatHandler>) =>
 
 let dynamo: TestDynamo;
 let sts: FakeServer;
-let imageDir: string;
+let pictureDir: string;
 let handlers: Record<RouteName, ApiHandler>;
 
 /** The deployed setting: CloudFront names the viewer's host in x-astro-site-host; one custom domain. */
@@ -42,11 +42,11 @@ beforeAll(async () => {
     response.writeHead(200, { 'Content-Type': 'application/jwt' });
     response.end('eyJhbGciOiJIUzI1NiJ9.eyJhYnVzZSI6dHJ1ZX0.c2lnbmF0dXJl');
   });
-  imageDir = await mkdtemp(join(tmpdir(), 'astro-abuse-images-'));
+  pictureDir = await mkdtemp(join(tmpdir(), 'astro-abuse-images-'));
   const env = { ...TRUST_ENV, ...SITE_ENV };
   handlers = {
     chat: createChatHandler(env),
-    generateImage: createGenerateImageHandler({ ...env, IMAGE_DIR: imageDir }),
+    generateImage: createGenerateImageHandler({ ...env, IMAGE_DIR: pictureDir }),
     feedback: createFeedbackHandler({
       ...env,
       FEEDBACK_TABLE: dynamo.tableName,
@@ -62,7 +62,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await dynamo.close();
   await sts.close();
-  await rm(imageDir, { recursive: true, force: true });
+  await rm(pictureDir, { recursive: true, force: true });
 });
 beforeEach(() => {
   sts.requests.length = 0;
@@ -103,7 +103,7 @@ describe('the origin rule, on every endpoint', () => {
       ],
     ])('refuses %s with 403 forbidden before any work', async (_case, headers) => {
       const items = (await dynamo.scanAll()).length;
-      const pictures = (await readdir(imageDir)).length;
+      const pictures = (await readdir(pictureDir)).length;
 
       const result = await call(route, headers);
 
@@ -111,7 +111,7 @@ describe('the origin rule, on every endpoint', () => {
       expect(bodyOf<ErrorBody>(result).error.code).toBe('forbidden');
       expect(sts.requests).toHaveLength(0);
       expect((await dynamo.scanAll()).length).toBe(items);
-      expect((await readdir(imageDir)).length).toBe(pictures);
+      expect((await readdir(pictureDir)).length).toBe(pictures);
     });
 
     it.each<[string, Record<string, string>]>([

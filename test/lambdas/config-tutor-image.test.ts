@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, readImageConfig, readTutorConfig } from '../../lambdas/config';
+import { ConfigError, readPictureConfig, readTutorConfig } from '../../lambdas/config';
 
 describe('the tutor configuration', () => {
   it('uses the offline tutor when nothing is set', () => {
@@ -28,17 +28,19 @@ describe('the tutor configuration', () => {
 
 describe('the image configuration', () => {
   it('stores pictures locally with the offline sketcher when nothing is set', () => {
-    const config = readImageConfig({});
+    const config = readPictureConfig({});
     expect(config).toMatchObject({ provider: 'offline', store: 'local', directory: '.data/images' });
   });
 
   it('needs a bucket for the S3 store and a base URL for OpenAI-compatible pictures', () => {
-    expect(() => readImageConfig({ IMAGE_STORE: 's3' })).toThrow(
+    expect(() => readPictureConfig({ IMAGE_STORE: 's3' })).toThrow(
       /IMAGE_BUCKET \(required when IMAGE_STORE=s3\)/,
     );
-    expect(() => readImageConfig({ ASTRO_IMAGE_MODEL: 'openai' })).toThrow(
+    expect(() => readPictureConfig({ ASTRO_IMAGE_MODEL: 'openai' })).toThrow(
       /OPENAI_BASE_URL \(required when ASTRO_IMAGE_MODEL=openai\)/,
     );
-    expect(readImageConfig({ IMAGE_STORE: 's3', IMAGE_BUCKET: 'astro-images' }).bucket).toBe('astro-images');
+    expect(readPictureConfig({ IMAGE_STORE: 's3', IMAGE_BUCKET: 'astro-images' }).bucket).toBe(
+      'astro-images',
+    );
   });
 });

@@ -38,7 +38,7 @@ const RUNS = 1000;
 
 let dynamo: TestDynamo;
 let sts: FakeServer;
-let imageDir: string;
+let pictureDir: string;
 
 beforeAll(async () => {
   dynamo = await startTestDynamo();
@@ -46,12 +46,12 @@ beforeAll(async () => {
     response.writeHead(200, { 'Content-Type': 'application/jwt' });
     response.end('eyJhbGciOiJIUzI1NiJ9.eyJmdXp6Ijp0cnVlfQ.c2lnbmF0dXJl');
   });
-  imageDir = await mkdtemp(join(tmpdir(), 'astro-fuzz-images-'));
+  pictureDir = await mkdtemp(join(tmpdir(), 'astro-fuzz-images-'));
 });
 afterAll(async () => {
   await dynamo.close();
   await sts.close();
-  await rm(imageDir, { recursive: true, force: true });
+  await rm(pictureDir, { recursive: true, force: true });
 });
 
 // ---- Generators -------------------------------------------------------------------------------------
@@ -293,7 +293,7 @@ describe('every handler under random and malformed input', () => {
   });
 
   it('generateImage answers within the contract', async () => {
-    const handler = createGenerateImageHandler({ ...offlineEnv, IMAGE_DIR: imageDir });
+    const handler = createGenerateImageHandler({ ...offlineEnv, IMAGE_DIR: pictureDir });
     await fc.assert(
       fc.asyncProperty(events(API_ROUTES.generateImage, validImage, imageBody), (event) =>
         answersWithinContract(handler, event, generateImageResponseSchema),

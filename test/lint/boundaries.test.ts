@@ -58,16 +58,28 @@ const FORBIDDEN: readonly (readonly [string, string, string])[] = [
   ['the local server imports infra', 'lambdas/local/fixture.ts', valueImport('../../infra/web-security')],
   ['a top-level lambdas module imports infra', 'lambdas/fixture.ts', valueImport('../infra/context')],
   ['the tutor imports infra', 'lambdas/tutor/fixture.ts', valueImport('../../infra/constructs/api')],
-  ['the tutor imports the picture makers', 'lambdas/tutor/fixture.ts', valueImport('../images/image-maker')],
+  [
+    'the tutor imports the picture makers',
+    'lambdas/tutor/fixture.ts',
+    valueImport('../pictures/picture-maker'),
+  ],
   [
     'the offline tutor imports the picture makers',
     'lambdas/tutor/offline/fixture.ts',
-    typeImport('../../images/image-maker'),
+    typeImport('../../pictures/picture-maker'),
   ],
-  ['the tutor re-exports the picture makers', 'lambdas/tutor/fixture.ts', reExport('../images/image-bytes')],
-  ['the picture makers import the tutor', 'lambdas/images/fixture.ts', valueImport('../tutor/upstream')],
-  ['the picture makers import the tutor’s types', 'lambdas/images/fixture.ts', typeImport('../tutor/tutor')],
-  ['the picture makers import infra', 'lambdas/images/fixture.ts', valueImport('../../infra/web-security')],
+  [
+    'the tutor re-exports the picture makers',
+    'lambdas/tutor/fixture.ts',
+    reExport('../pictures/picture-bytes'),
+  ],
+  ['the picture makers import the tutor', 'lambdas/pictures/fixture.ts', valueImport('../tutor/upstream')],
+  [
+    'the picture makers import the tutor’s types',
+    'lambdas/pictures/fixture.ts',
+    typeImport('../tutor/tutor'),
+  ],
+  ['the picture makers import infra', 'lambdas/pictures/fixture.ts', valueImport('../../infra/web-security')],
 ];
 
 const ALLOWED: readonly (readonly [string, string, string])[] = [
@@ -86,14 +98,14 @@ const ALLOWED: readonly (readonly [string, string, string])[] = [
   ],
   [
     'the picture makers import the shared upstream code',
-    'lambdas/images/fixture.ts',
+    'lambdas/pictures/fixture.ts',
     valueImport('../upstream/openai-http'),
   ],
   ['the chat handler imports the tutor it serves', 'lambdas/chat/fixture.ts', valueImport('../tutor/tutor')],
   [
     'the image handler imports the picture makers',
     'lambdas/generate-image/fixture.ts',
-    valueImport('../images/image-store'),
+    valueImport('../pictures/picture-store'),
   ],
 ];
 

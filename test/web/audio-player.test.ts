@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AudioPlayer, isIOSDevice, silentWavDataUrl } from '../../web/src/speech/audio-player';
 import { DeadlineError } from '../../web/src/app/deadline';
+import { SpeechAudio } from '../../web/src/speech/speech-audio';
 
 /** jsdom has no media playback: the element's play() is scripted here, at the browser-API level. */
 function scriptedAudio() {
@@ -13,6 +14,22 @@ function scriptedAudio() {
   element.pause = () => undefined;
   return { element, plays };
 }
+
+/** Audio that has all arrived: `bytes` bytes lasting `durationMs` at rate 1. */
+function arrived(bytes = 1, durationMs = 0): SpeechAudio {
+  const audio = new SpeechAudio(durationMs > 0 ? bytes / durationMs : Number.POSITIVE_INFINITY);
+  audio.push(new Uint8Array(bytes));
+  audio.end();
+  return audio;
+}
+
+/** Lets the player's promise chain run (it waits for the audio before it touches the element). */
+async function ticks(count = 10): Promise<void> {
+  for (let tick = 0; tick < count; tick += 1) await Promise.resolve();
+}
+
+/** The Blob path, as on a browser without Media Source Extensions for MP3 (iPhone before iOS 17.1). */
+const WHOLE = (element: HTMLAudioElement, deadlines = {}) => new AudioPlayer(element, deadlines, () => false);
 
 let created: string[];
 let revoked: string[];
@@ -34,20 +51,20 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('the audio player', () => {
+describe('the audio player, playing each sentence once it has all arrived', () => {
   it('plays every reply through the same element at the speed and revokes the URL when it ends', async () => {
     const { element, plays } = scriptedAudio();
-    const player = new AudioPlayer(element);
-    const first = player.play(new Blob([new Uint8Array([1])], { type: 'audio/mpeg' }), 1.5);
-    await Promise.resolve();
+    const player = WHOLE(element);
+    const first = player.play(arrived(), 1.5);
+    await ticks();
     expect(plays).toEqual([{ src: 'blob:astro/1', rate: 1.5 }]);
     expect(revoked).toEqual([]);
     element.dispatchEvent(new Event('ended'));
     await first;
     expect(revoked).toEqual(['blob:astro/1']);
 
-    const second = player.play(new Blob([new Uint8Array([2])]), 2);
-    await Promise.resolve();
+    const second = player.play(arrived(), 2);
+    await ticks();
     element.dispatchEvent(new Event('ended'));
     await second;
     expect(plays.at(-1)).toEqual({ src: 'blob:astro/2', rate: 2 });
@@ -57,9 +74,9 @@ describe('the audio player', () => {
 
   it('rejects on a playback error and still revokes the URL', async () => {
     const { element } = scriptedAudio();
-    const player = new AudioPlayer(element);
-    const playing = player.play(new Blob([new Uint8Array([1])]), 1);
-    await Promise.resolve();
+    const player = WHOLE(element);
+    const playing = player.play(arrived(), 1);
+    await ticks();
     element.dispatchEvent(new Event('error'));
     await expect(playing).rejects.toThrow(/Audio playback error/);
     expect(revoked).toEqual(created);
@@ -68,17 +85,31 @@ describe('the audio player', () => {
   it('rejects when the browser refuses to play, and revokes the URL', async () => {
     const { element } = scriptedAudio();
     element.play = () => Promise.reject(new DOMException('not allowed', 'NotAllowedError'));
-    const player = new AudioPlayer(element);
-    await expect(player.play(new Blob([new Uint8Array([1])]), 1)).rejects.toThrow('not allowed');
+    const player = WHOLE(element);
+    await expect(player.play(arrived(), 1)).rejects.toThrow('not allowed');
     expect(revoked).toEqual(created);
   });
 
   it('changes the speed of what is playing', async () => {
     const { element } = scriptedAudio();
-    const player = new AudioPlayer(element);
-    void player.play(new Blob([new Uint8Array([1])]), 1);
+    const player = WHOLE(element);
+    void player.play(arrived(), 1);
+    await ticks();
     player.setRate(1.25);
     expect(element.playbackRate).toBe(1.25);
+    player.stop();
+  });
+
+  it('plays a sentence that starts after a speed change at the new speed', async () => {
+    const { element, plays } = scriptedAudio();
+    const player = WHOLE(element);
+    const audio = new SpeechAudio(1);
+    void player.play(audio, 1);
+    player.setRate(2);
+    audio.push(new Uint8Array(1));
+    audio.end();
+    await ticks();
+    expect(plays).toEqual([{ src: 'blob:astro/1', rate: 2 }]);
     player.stop();
   });
 
@@ -88,8 +119,8 @@ describe('the audio player', () => {
     element.play = () => new Promise<void>(() => undefined);
     const paused = vi.fn();
     element.pause = paused;
-    const player = new AudioPlayer(element, { startMs: 300 });
-    const playing = player.play(new Blob([new Uint8Array([1])]), 1, 60_000);
+    const player = WHOLE(element, { startMs: 300 });
+    const playing = player.play(arrived(1, 60_000), 1);
     const outcome = expect(playing).rejects.toThrow(new DeadlineError('starting audio playback', 300));
     await vi.advanceTimersByTimeAsync(300);
     await outcome;
@@ -100,9 +131,9 @@ describe('the audio player', () => {
   it('gives up on playback that never ends: expected duration at the speed × 1.5 + slack', async () => {
     vi.useFakeTimers();
     const { element } = scriptedAudio();
-    const player = new AudioPlayer(element, { startMs: 100, factor: 1.5, slackMs: 1000 });
+    const player = WHOLE(element, { startMs: 100, factor: 1.5, slackMs: 1000 });
     // 4 s of audio at double speed: 2 s, so 2 × 1.5 + 1 = 4 s.
-    const playing = player.play(new Blob([new Uint8Array([1])]), 2, 4000);
+    const playing = player.play(arrived(1, 4000), 2);
     let settled = false;
     playing.catch(() => undefined).finally(() => (settled = true));
     await vi.advanceTimersByTimeAsync(3999);
@@ -116,9 +147,10 @@ describe('the audio player', () => {
   it("follows the element's real duration once it is known", async () => {
     vi.useFakeTimers();
     const { element } = scriptedAudio();
-    const player = new AudioPlayer(element, { startMs: 100, factor: 1.5, slackMs: 1000 });
+    const player = WHOLE(element, { startMs: 100, factor: 1.5, slackMs: 1000 });
     // The text said 1 s; the element says 10 s: the deadline becomes 10 × 1.5 + 1 = 16 s.
-    const playing = player.play(new Blob([new Uint8Array([1])]), 1, 1000);
+    const playing = player.play(arrived(1, 1000), 1);
+    await ticks();
     Object.defineProperty(element, 'duration', { value: 10, configurable: true });
     element.dispatchEvent(new Event('durationchange'));
     await vi.advanceTimersByTimeAsync(15_000);
@@ -150,5 +182,139 @@ describe('the audio player', () => {
     expect(
       isIOSDevice({ userAgent: 'Mozilla/5.0 (X11; Linux x86_64)', platform: 'Linux', maxTouchPoints: 0 }),
     ).toBe(false);
+  });
+});
+
+/** Media Source Extensions scripted at the browser-API level (jsdom has none): what was appended, when. */
+class ScriptedSourceBuffer extends EventTarget {
+  readonly appended: number[] = [];
+  /** false: appendBuffer never finishes (a stuck media pipeline). */
+  finishes = true;
+  appendBuffer(chunk: Uint8Array): void {
+    this.appended.push(chunk.byteLength);
+    if (this.finishes) queueMicrotask(() => this.dispatchEvent(new Event('updateend')));
+  }
+}
+
+class ScriptedMediaSource extends EventTarget {
+  static latest: ScriptedMediaSource | null = null;
+  /** false: sourceopen never fires. */
+  static opens = true;
+  readyState = 'closed';
+  readonly buffer = new ScriptedSourceBuffer();
+  ended = false;
+  constructor() {
+    super();
+    ScriptedMediaSource.latest = this;
+    if (ScriptedMediaSource.opens)
+      queueMicrotask(() => {
+        this.readyState = 'open';
+        this.dispatchEvent(new Event('sourceopen'));
+      });
+  }
+  addSourceBuffer(): ScriptedSourceBuffer {
+    return this.buffer;
+  }
+  endOfStream(): void {
+    this.ended = true;
+  }
+}
+
+const STREAMING = (element: HTMLAudioElement, deadlines = {}) =>
+  new AudioPlayer(element, deadlines, () => true);
+
+describe('the audio player, playing each sentence while it arrives', () => {
+  beforeEach(() => {
+    ScriptedMediaSource.latest = null;
+    ScriptedMediaSource.opens = true;
+    vi.stubGlobal('MediaSource', ScriptedMediaSource);
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('starts playing on the first chunk, before the rest has arrived, and ends the stream after the last', async () => {
+    const { element, plays } = scriptedAudio();
+    const player = STREAMING(element);
+    const audio = new SpeechAudio(4);
+    const playing = player.play(audio, 1.5);
+    await ticks();
+    expect(plays).toEqual([]);
+    audio.push(new Uint8Array(144));
+    await ticks();
+    expect(plays).toEqual([{ src: 'blob:astro/1', rate: 1.5 }]);
+    const source = ScriptedMediaSource.latest;
+    audio.push(new Uint8Array(288));
+    await ticks();
+    expect(source?.buffer.appended).toEqual([144, 288]);
+    expect(source?.ended).toBe(false);
+    audio.end();
+    await ticks();
+    expect(source?.ended).toBe(true);
+    element.dispatchEvent(new Event('ended'));
+    await playing;
+    expect(revoked).toEqual(['blob:astro/1']);
+  });
+
+  it('stops with the audio when its synthesis fails half-way, pausing the element', async () => {
+    const { element } = scriptedAudio();
+    const paused = vi.fn();
+    element.pause = paused;
+    const player = STREAMING(element);
+    const audio = new SpeechAudio(4);
+    const playing = player.play(audio, 1);
+    audio.push(new Uint8Array(144));
+    await ticks();
+    audio.fail(new Error('Speech synthesis failed: 1011'));
+    await expect(playing).rejects.toThrow('Speech synthesis failed: 1011');
+    expect(paused).toHaveBeenCalled();
+    expect(revoked).toEqual(created);
+  });
+
+  it('gives up when the media source never opens', async () => {
+    vi.useFakeTimers();
+    ScriptedMediaSource.opens = false;
+    const { element } = scriptedAudio();
+    const player = STREAMING(element, { startMs: 200 });
+    const playing = player.play(new SpeechAudio(4), 1);
+    const outcome = expect(playing).rejects.toThrow(new DeadlineError('opening the audio stream', 200));
+    await vi.advanceTimersByTimeAsync(200);
+    await outcome;
+    expect(revoked).toEqual(created);
+  });
+
+  it('gives up when the media pipeline never takes a chunk', async () => {
+    vi.useFakeTimers();
+    const { element, plays } = scriptedAudio();
+    const player = STREAMING(element, { startMs: 200 });
+    const audio = new SpeechAudio(4);
+    const playing = player.play(audio, 1);
+    await ticks();
+    const source = ScriptedMediaSource.latest;
+    if (source) source.buffer.finishes = false;
+    audio.push(new Uint8Array(144));
+    const outcome = expect(playing).rejects.toThrow(new DeadlineError('buffering synthesized audio', 200));
+    await vi.advanceTimersByTimeAsync(200);
+    await outcome;
+    expect(plays).toEqual([]);
+  });
+
+  it('resolves at once for a sentence with no audio, and on Skip without buffering what comes after', async () => {
+    const { element, plays } = scriptedAudio();
+    const player = STREAMING(element);
+    const silent = new SpeechAudio(4);
+    silent.end();
+    await player.play(silent, 1);
+    expect(plays).toEqual([]);
+
+    const audio = new SpeechAudio(4);
+    const playing = player.play(audio, 1);
+    audio.push(new Uint8Array(144));
+    await ticks();
+    player.stop();
+    await playing;
+    audio.push(new Uint8Array(144));
+    audio.end();
+    await ticks();
+    expect(ScriptedMediaSource.latest?.buffer.appended).toEqual([144]);
+    expect(ScriptedMediaSource.latest?.ended).toBe(false);
   });
 });

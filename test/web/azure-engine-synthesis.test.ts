@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DeadlineError } from '../../web/src/app/deadline';
+import { SpokenReply } from '../../web/src/conversation/spoken-reply';
 import { startEngine, stopEngines, TEST_DEADLINES } from './azure-speech-harness';
 
 // The real Speech SDK synthesizing against the fake Azure Speech service (test/support/azure-speech-fake.ts).
@@ -152,5 +153,31 @@ describe('Azure synthesis against the speech service protocol', () => {
     const { engine, output } = await startEngine();
     engine.setSpeed(1.5);
     expect(output.rates).toEqual([1.5]);
+  });
+
+  it('speaks a streamed reply without its markdown, with units in words and names said right', async () => {
+    const { engine, service, output } = await startEngine();
+    const reply = new SpokenReply({
+      engine: () => engine,
+      locale: 'en-US',
+      speed: () => 1,
+      onNoVoice: () => undefined,
+    });
+    const shown =
+      '## **Betelgeuse**, a *red* supergiant\nIt is ~550 ly away, and `M42` is 1,344 ly away.\n' +
+      '- Its surface: 3,500 K\n- See [Orion](https://example.org/orion) & Rigel!';
+    for (let at = 0; at < shown.length; at += 4) reply.add(shown.slice(at, at + 4));
+    await reply.finish();
+
+    const bodies = service.fake.ssml.map(
+      ({ ssml }) => /<voice name="en-US-JennyNeural">(.*)<\/voice>/s.exec(ssml)?.[1],
+    );
+    expect(bodies).toEqual([
+      '<phoneme alphabet="ipa" ph="ˈbitəldʒuz">Betelgeuse</phoneme>, a red supergiant.',
+      'It is about 550 light-years away, and <phoneme alphabet="ipa" ph="ˈmɛsieɪ">Messier</phoneme> 42 is 1,344 light-years away.',
+      'Its surface: 3,500 kelvins.',
+      'See <phoneme alphabet="ipa" ph="əˈɹaɪən">Orion</phoneme> &#38; <phoneme alphabet="ipa" ph="ˈɹaɪdʒəl">Rigel</phoneme>!',
+    ]);
+    expect(output.played).toHaveLength(4);
   });
 });

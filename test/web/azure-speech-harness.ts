@@ -1,6 +1,7 @@
 import * as sdk from 'microsoft-cognitiveservices-speech-sdk';
 import type { SpeechTokenResponse } from '../../lambdas/contract/schemas';
 import type { AudioOutput } from '../../web/src/speech/audio-player';
+import type { SpeechAudio } from '../../web/src/speech/speech-audio';
 import {
   AzureSpeechEngine,
   type AzureEngineOptions,
@@ -40,13 +41,9 @@ export class RecordingOutput implements AudioOutput {
   hold = false;
   private ends: (() => void)[] = [];
 
-  async play(audio: Blob, rate: number, expectedMs?: number): Promise<void> {
-    this.played.push({
-      bytes: new Uint8Array(await audio.arrayBuffer()),
-      type: audio.type,
-      rate,
-      expectedMs,
-    });
+  async play(audio: SpeechAudio, rate: number): Promise<void> {
+    const bytes = await audio.whole();
+    this.played.push({ bytes, type: audio.type, rate, expectedMs: audio.durationMs });
     if (this.hold) await new Promise<void>((resolve) => this.ends.push(resolve));
   }
 

@@ -254,6 +254,15 @@ describe('the browser speech engine: speaking', () => {
     await expect(speaking).resolves.toBeUndefined();
   });
 
+  it('says each name of the lexicon in its alias spelling, since the browser voice takes no markup', async () => {
+    const { win, spoken } = fakeWindow();
+    const engine = new BrowserSpeechEngine(win);
+    void engine.speak('Betelgeuse and M31 are far from Uranus.', 'en-US', 1);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(spoken[0]?.text).toBe('Beetle juice and Messy ay 31 are far from Your a nus.');
+    engine.stopSpeaking();
+  });
+
   it('queues sentences: all go to the browser at once, each settles when its own utterance ends', async () => {
     const { win, spoken } = fakeWindow();
     const engine = new BrowserSpeechEngine(win);

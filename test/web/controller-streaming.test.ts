@@ -129,6 +129,24 @@ describe('a streamed reply, spoken sentence by sentence', () => {
     expect(h.engine.spoken).toEqual(['Hi there.']);
   });
 
+  it('re-renders a growing reply once per task, after the sentence it completes has reached the engine', async () => {
+    const h = harness();
+    h.controller.start();
+    await settle();
+    h.stream.delta('Hi');
+    await settle();
+    const renders: { text: string | undefined; spoken: number }[] = [];
+    h.controller.subscribe(() => renders.push({ text: h.astroTexts()[0], spoken: h.engine.spoken.length }));
+    h.stream.delta(' there.');
+    h.stream.delta(' More');
+    // The state is current at once; the screen hears of it in the next task, once for both pieces.
+    expect(h.astroTexts()).toEqual(['Hi there. More']);
+    expect(renders).toEqual([]);
+    await settle();
+    expect(renders).toEqual([{ text: 'Hi there. More', spoken: 1 }]);
+    expect(h.engine.spoken).toEqual(['Hi there.']);
+  });
+
   it('keeps sentences in order when the first waits for the engine and later ones arrive once it is ready', async () => {
     let ready: (engine: SpeechEngine) => void = () => undefined;
     const h = harness(() => new Promise<SpeechEngine>((resolve) => (ready = resolve)));

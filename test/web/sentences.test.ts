@@ -69,6 +69,30 @@ describe('cutting a streamed reply into sentences', () => {
     expect(sentences.join(' ')).toBe(runOn);
   });
 
+  it('never cuts a run-on between a number and its unit or exponent, nor inside a name', () => {
+    // Each whole straddles the 280th character, where the cut would otherwise fall.
+    for (const [tail, whole] of [
+      ['it is 1,000 km', '1,000 km'],
+      ['light runs at 3 × 10^8 m/s', '3 × 10^8 m/s'],
+      ['it weighs about 150 million km', '150 million km'],
+      ['the star Proxima Centauri', 'Proxima Centauri'],
+      ['the galaxy M 31', 'M 31'],
+    ] as const) {
+      const start = 280 - Math.floor(whole.length / 2);
+      const runOn = `${'x'.repeat(start - (tail.length - whole.length) - 1)} ${tail} and so on and so on`;
+      expect(runOn.indexOf(whole)).toBe(start);
+      for (const size of [1, 5, 1000]) {
+        const sentences = streamed(runOn, 'en-US', size);
+        expect(sentences.length, runOn).toBeGreaterThan(1);
+        expect(
+          sentences.some((sentence) => sentence.includes(whole)),
+          `${whole} in ${sentences.join(' | ')}`,
+        ).toBe(true);
+        expect(sentences.join(' ')).toBe(runOn);
+      }
+    }
+  });
+
   it('loses and adds nothing: the sentences joined are the reply', () => {
     const reply = 'Black holes bend light. Nothing escapes them, not even light! Shall I draw one?';
     for (const size of [1, 2, 5, 13, 100]) expect(streamed(reply, 'en-US', size).join(' ')).toBe(reply);

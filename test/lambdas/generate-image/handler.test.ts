@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ErrorBody } from '../../../lambdas/contract/errors';
 import { API_ROUTES } from '../../../lambdas/contract/routes';
-import { createGenerateImageHandler, IMAGE_MAKER_HEADER } from '../../../lambdas/generate-image/handler';
+import { createGenerateImageHandler, PICTURE_MAKER_HEADER } from '../../../lambdas/generate-image/handler';
 import type { ApiHandler } from '../../../lambdas/http/endpoint';
 import { answersInTurn, awsError, startBedrockFake, TINY_PNG } from '../../support/bedrock-fake';
 import { apiEvent, bodyOf } from '../../support/events';
@@ -49,7 +49,7 @@ describe('POST /api/generateImage with Bedrock pictures stored in S3', () => {
     const result = await generate(handler);
 
     expect(result.statusCode).toBe(200);
-    expect(result.headers?.[IMAGE_MAKER_HEADER]).toBe('bedrock');
+    expect(result.headers?.[PICTURE_MAKER_HEADER]).toBe('bedrock');
     const { imageUrl } = bodyOf<{ imageUrl: string }>(result);
     expect(imageUrl).toMatch(new RegExp(`^/images/${KEY}\\.png$`));
     const stored = s3.objects.get(`astro-images${imageUrl}`);
@@ -127,7 +127,7 @@ describe('POST /api/generateImage with OpenAI-compatible pictures stored locally
     const result = await generate(openAiHandler());
 
     expect(result.statusCode).toBe(200);
-    expect(result.headers?.[IMAGE_MAKER_HEADER]).toBe('openai');
+    expect(result.headers?.[PICTURE_MAKER_HEADER]).toBe('openai');
     const { imageUrl } = bodyOf<{ imageUrl: string }>(result);
     expect(imageUrl).toMatch(new RegExp(`^/images/${KEY}\\.png$`));
     expect((await readFile(join(directory, imageUrl.slice('/images/'.length)))).equals(TINY_PNG)).toBe(true);
@@ -154,7 +154,7 @@ describe('POST /api/generateImage with the default configuration', () => {
     const result = await generate(createGenerateImageHandler({ ...TRUST_ENV, IMAGE_DIR: directory }));
 
     expect(result.statusCode).toBe(200);
-    expect(result.headers?.[IMAGE_MAKER_HEADER]).toBe('offline');
+    expect(result.headers?.[PICTURE_MAKER_HEADER]).toBe('offline');
     const { imageUrl } = bodyOf<{ imageUrl: string }>(result);
     expect(imageUrl).toMatch(new RegExp(`^/images/${KEY}\\.svg$`));
     expect(await readFile(join(directory, imageUrl.slice('/images/'.length)), 'utf8')).toContain('<svg');

@@ -38,12 +38,12 @@ describe('seals on a streamed reply', () => {
   });
 
   it("draws the picture with the picture line's ticket", async () => {
-    const imageDir = await mkdtemp(join(tmpdir(), 'astro-seals-'));
+    const pictureDir = await mkdtemp(join(tmpdir(), 'astro-seals-'));
     try {
       const lines = await readLines(await ask('Show me Saturn'));
       const picture = lines.find((line) => line.type === 'picture');
       if (picture?.type !== 'picture') throw new Error('no picture line');
-      const draw = createGenerateImageHandler({ ...TRUST_ENV, IMAGE_DIR: imageDir });
+      const draw = createGenerateImageHandler({ ...TRUST_ENV, IMAGE_DIR: pictureDir });
       const result = await draw(
         apiEvent({
           path: API_ROUTES.generateImage,
@@ -53,7 +53,7 @@ describe('seals on a streamed reply', () => {
       expect(result.statusCode).toBe(200);
       expect(bodyOf<{ imageUrl: string }>(result).imageUrl).toMatch(/^\/images\//);
     } finally {
-      await rm(imageDir, { recursive: true, force: true });
+      await rm(pictureDir, { recursive: true, force: true });
     }
   });
 

@@ -76,6 +76,8 @@ export class ConversationController {
   private enginePromise: Promise<SpeechEngine | null> | null = null;
   /** The reply being spoken now; Skip and End cancel it. */
   private spoken: SpokenReply | null = null;
+  /** Set while listeners are due to hear of a change made with `dispatch(…, 'soon')`. */
+  private notifyTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly deps: ConversationDeps,
@@ -91,7 +93,12 @@ export class ConversationController {
     return () => this.listeners.delete(listener);
   };
 
-  dispatch(action: ConversationAction): ConversationState {
+  /**
+   * Applies the action at once. Listeners (the screen) hear of it at once too, or with `'soon'` in the next
+   * task, together with any other change by then: a reply growing piece by piece re-renders once per task,
+   * and never between a finished sentence and the speech service receiving it.
+   */
+  dispatch(action: ConversationAction, notify: 'now' | 'soon' = 'now'): ConversationState {
     const previous = this.state;
     const next = conversationReducer(previous, action);
     if (next !== previous) {
@@ -99,9 +106,16 @@ export class ConversationController {
       // Think time (docs/behaviour.md §17.5) follows the open check question; an ended conversation's
       // engine is being released, not retuned.
       if (next.active && next.checkOpen !== previous.checkOpen) this.engine?.setThinkTime(next.checkOpen);
-      for (const listener of this.listeners) listener();
+      if (notify === 'now') this.notify();
+      else this.notifyTimer ??= setTimeout(() => this.notify(), 0);
     }
     return next;
+  }
+
+  private notify(): void {
+    clearTimeout(this.notifyTimer);
+    this.notifyTimer = undefined;
+    for (const listener of this.listeners) listener();
   }
 
   selectLanguage(language: Locale): void {
@@ -273,10 +287,12 @@ export class ConversationController {
         if (state === before) return;
         replyId = id;
         spoken = this.startSpeaking(conversationId);
+        spoken?.add(text);
       } else {
-        this.dispatch({ type: 'reply_grew', id: replyId, text: shown });
+        // The sentence this piece completes reaches the speech engine before the screen re-renders.
+        spoken?.add(text);
+        this.dispatch({ type: 'reply_grew', id: replyId, text: shown }, 'soon');
       }
-      spoken?.add(text);
     };
     const onPicture = (imagePrompt: string, imageTicket?: string) => {
       if (pictureAsked || replyId === null || !this.isCurrent(conversationId)) return;

@@ -1,9 +1,16 @@
 import type { Locale } from '#contract/languages';
+import { nameSpans } from '../speech/pronunciation';
+import { unbreakableSpans } from '../speech/speakable';
 
 /** Shorter pieces ("Mr. ", "はい。") ride with the next sentence rather than being synthesized alone. */
 const MIN_SENTENCE_CHARS = 5;
 /** A run-on without sentence punctuation is cut at a pause (comma, semicolon, space) past this length. */
 const MAX_SENTENCE_CHARS = 280;
+/**
+ * A run-on is cut once this much more has arrived, so a number's unit or a name's second word after the
+ * last pause is known before deciding the pause is a place to cut ("3 × 10^8 m/s", "Proxima Centauri").
+ */
+const RUN_ON_LOOKAHEAD_CHARS = 40;
 const PAUSES = /[,;:،、，；：]\s*|\s+/gu;
 /**
  * The last piece is already a whole sentence when it ends in a mark that cannot go on: a Chinese or
@@ -21,7 +28,7 @@ export class SentenceCutter {
   private readonly segmenter: Intl.Segmenter;
   private pending = '';
 
-  constructor(locale: Locale) {
+  constructor(private readonly locale: Locale) {
     this.segmenter = new Intl.Segmenter(locale, { granularity: 'sentence' });
   }
 
@@ -45,21 +52,28 @@ export class SentenceCutter {
       }
     }
     this.pending = carried + last;
-    if (this.pending.length > MAX_SENTENCE_CHARS) sentences.push(...this.cutRunOn());
+    if (this.pending.length > MAX_SENTENCE_CHARS + RUN_ON_LOOKAHEAD_CHARS) sentences.push(...this.cutRunOn());
     return sentences;
   }
 
   /** The reply is complete: whatever is left is the last sentence (nothing when it is blank). */
   flush(): string[] {
+    const sentences: string[] = [];
+    while (this.pending.length > MAX_SENTENCE_CHARS) sentences.push(...this.cutRunOn());
     const rest = this.pending.trim();
     this.pending = '';
-    return rest === '' ? [] : [rest];
+    return rest === '' ? sentences : [...sentences, rest];
   }
 
   private cutRunOn(): string[] {
+    // Never between a number and its unit or exponent ("1,000 km", "3 × 10^8 m/s") nor inside a name
+    // ("Proxima Centauri"): each half would be spoken differently (docs/behaviour.md §17.7).
+    const whole = [...unbreakableSpans(this.pending), ...nameSpans(this.pending, this.locale)];
+    const inside = (at: number) => whole.some(([start, end]) => at > start && at < end);
     let cut = -1;
     for (const match of this.pending.slice(0, MAX_SENTENCE_CHARS).matchAll(PAUSES)) {
-      cut = match.index + match[0].length;
+      const end = match.index + match[0].length;
+      if (!inside(match.index) && !inside(end)) cut = end;
     }
     if (cut <= 0) cut = MAX_SENTENCE_CHARS;
     const head = this.pending.slice(0, cut).trim();

@@ -2,7 +2,7 @@ import type { Locale } from '#contract/languages';
 import { logError } from '../app/log';
 import { NoVoiceError, type SpeechEngine } from '../speech/engine';
 import { SentenceCutter } from './sentences';
-import { speakableText } from './state';
+import { speakableText } from '../speech/speakable';
 
 export interface SpokenReplyOptions {
   /**
@@ -62,8 +62,9 @@ export class SpokenReply {
   }
 
   private say(sentence: string): void {
-    // docs/behaviour.md §5.5: asterisks are never read aloud, sentence by sentence as for a whole reply.
-    const text = speakableText(sentence);
+    // docs/behaviour.md §5.5, §17.7: no markdown is read aloud, and symbols and units are said as words,
+    // sentence by sentence as for a whole reply.
+    const text = speakableText(sentence, this.options.locale);
     if (text !== '') this.sentences.push(this.speak(text));
   }
 

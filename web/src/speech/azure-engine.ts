@@ -4,9 +4,11 @@ import type { SpeechTokenResponse } from '#contract/schemas';
 import { languageOf, type Locale } from '#contract/languages';
 import { logError } from '../app/log';
 import type { AudioOutput } from './audio-player';
+import { SpeechAudio } from './speech-audio';
 import { SPEECH_TOKEN_DEADLINE_MS } from '../api/speech-token';
 import { DeadlineError, withDeadline } from '../app/deadline';
 import type { ListeningHealth, RecognitionHandlers, SpeechEngine } from './engine';
+import { pronounced, type SpokenSegment } from './pronunciation';
 
 export type SpeechSdk = typeof SpeechSdkModule;
 type Recognizer = SpeechSdkModule.SpeechRecognizer;
@@ -108,7 +110,7 @@ interface Listening {
 /** The conversation's one synthesizer and the synthesis it is doing now, if any. */
 interface SynthesisLine {
   readonly synthesizer: Synthesizer;
-  onAudio: (() => void) | null;
+  onAudio: ((chunk: ArrayBuffer) => void) | null;
   /** Ends the synthesis in flight with this error (the synthesizer is being replaced). */
   abandon: ((error: Error) => void) | null;
 }
@@ -129,6 +131,8 @@ export class AzureSpeechEngine implements SpeechEngine {
   /** Each reply waits for the one before it: synthesis in order, playback in order. */
   private synthesisQueue: Promise<unknown> = Promise.resolve();
   private playbackQueue: Promise<unknown> = Promise.resolve();
+  /** Sentences whose synthesis has not finished yet (queued or in flight). */
+  private synthesesAhead = 0;
   /** Bumped by Skip: everything queued under an older value is dropped. */
   private speechGeneration = 0;
   private speed = 1;
@@ -197,15 +201,24 @@ export class AzureSpeechEngine implements SpeechEngine {
     this.speed = speed;
     const generation = this.speechGeneration;
     const skipped = () => generation !== this.speechGeneration || this.disposed;
-    // Synthesis of this reply starts as soon as the one before it is synthesized, while that one plays.
-    const audio = this.synthesisQueue.then(() => (skipped() ? null : this.synthesize(text, locale)));
-    this.synthesisQueue = audio.catch(() => undefined);
+    // Synthesis of this reply starts as soon as the one before it is synthesized, while that one plays;
+    // its playback starts when the one before has played, while its audio may still be arriving.
+    // With nothing ahead of it, the sentence goes to the service in this very task.
+    const start = () => (skipped() ? null : this.synthesize(text, locale));
+    const audio =
+      this.synthesesAhead === 0
+        ? new Promise<SpeechAudio | null>((resolve) => resolve(start()))
+        : this.synthesisQueue.then(start);
+    this.synthesesAhead += 1;
+    this.synthesisQueue = audio
+      .then((speech) => speech?.finished)
+      .catch(() => undefined)
+      .finally(() => (this.synthesesAhead -= 1));
     const played = this.playbackQueue.then(async () => {
       try {
-        const bytes = await audio;
-        if (bytes === null || skipped()) return;
-        const expectedMs = bytes.byteLength / MP3_BYTES_PER_MS;
-        await this.options.player.play(new Blob([bytes], { type: 'audio/mpeg' }), this.speed, expectedMs);
+        const speech = await audio;
+        if (speech === null || skipped()) return;
+        await this.options.player.play(speech, this.speed);
       } catch (error) {
         // Skipped replies resolve, whatever their synthesis or playback was doing when Skip came.
         if (!skipped()) throw error;
@@ -403,7 +416,7 @@ export class AzureSpeechEngine implements SpeechEngine {
     // No audio config: the SDK must not play by itself; we play the bytes on our own element.
     const synthesizer = new sdk.SpeechSynthesizer(config, null);
     const line: SynthesisLine = { synthesizer, onAudio: null, abandon: null };
-    synthesizer.synthesizing = () => line.onAudio?.();
+    synthesizer.synthesizing = (_synthesizer, event) => line.onAudio?.(event.result.audioData);
     // Not awaited: a reply waits on it through its own synthesis deadline, and the SDK reconnects a line
     // that failed to open when the next reply needs it.
     sdk.Connection.fromSynthesizer(synthesizer).openConnection(undefined, (error) => {
@@ -423,50 +436,54 @@ export class AzureSpeechEngine implements SpeechEngine {
     closeSynthesizer(line.synthesizer);
   }
 
-  private synthesize(text: string, locale: Locale): Promise<ArrayBuffer> {
+  /** Starts synthesizing; the audio arrives in chunks, and ends or fails within the deadlines. */
+  private synthesize(text: string, locale: Locale): SpeechAudio {
     const { sdk, deadlines } = this;
     const line = this.synthesisLine();
-    return new Promise<ArrayBuffer>((resolve, reject) => {
-      const timers: ReturnType<typeof setTimeout>[] = [];
-      const settle = (outcome: ArrayBuffer | Error) => {
-        if (line.abandon !== fail) return;
-        timers.forEach(clearTimeout);
-        line.onAudio = null;
-        line.abandon = null;
-        if (outcome instanceof Error) reject(outcome);
-        else resolve(outcome);
-      };
-      const fail = (error: Error) => settle(error);
-      // A failed or late synthesis leaves the synthesizer in an unknown state: never reuse it.
-      const failAndReplace = (error: Error) => {
-        settle(error);
-        if (this.line === line) this.replaceSynthesizer(error);
-      };
-      line.abandon = fail;
-      const firstByteMs = deadlines.synthesisFirstByteMs;
-      const wholeMs = deadlines.synthesisMs + deadlines.synthesisPerCharMs * text.length;
-      timers.push(
-        setTimeout(
-          () => failAndReplace(new DeadlineError('the first synthesized audio', firstByteMs)),
-          firstByteMs,
-        ),
-        setTimeout(() => failAndReplace(new DeadlineError('speech synthesis', wholeMs)), wholeMs),
-      );
-      line.onAudio = () => clearTimeout(timers[0]);
-      line.synthesizer.speakSsmlAsync(
-        ssmlFor(text, locale),
-        (result) => {
-          if (result.reason === sdk.ResultReason.SynthesizingAudioCompleted) settle(result.audioData);
-          else
-            failAndReplace(
-              new Error(
-                `Speech synthesis did not complete: ${withoutToken(result.errorDetails ?? String(result.reason))}`,
-              ),
-            );
-        },
-        (error) => failAndReplace(new Error(`Speech synthesis failed: ${withoutToken(error)}`)),
-      );
-    });
+    const audio = new SpeechAudio(MP3_BYTES_PER_MS);
+    const timers: ReturnType<typeof setTimeout>[] = [];
+    const settle = (failure?: Error) => {
+      if (line.abandon !== fail) return;
+      timers.forEach(clearTimeout);
+      line.onAudio = null;
+      line.abandon = null;
+      if (failure) audio.fail(failure);
+      else audio.end();
+    };
+    const fail = (error: Error) => settle(error);
+    // A failed or late synthesis leaves the synthesizer in an unknown state: never reuse it.
+    const failAndReplace = (error: Error) => {
+      settle(error);
+      if (this.line === line) this.replaceSynthesizer(error);
+    };
+    line.abandon = fail;
+    const firstByteMs = deadlines.synthesisFirstByteMs;
+    const wholeMs = deadlines.synthesisMs + deadlines.synthesisPerCharMs * text.length;
+    timers.push(
+      setTimeout(
+        () => failAndReplace(new DeadlineError('the first synthesized audio', firstByteMs)),
+        firstByteMs,
+      ),
+      setTimeout(() => failAndReplace(new DeadlineError('speech synthesis', wholeMs)), wholeMs),
+    );
+    line.onAudio = (chunk) => {
+      clearTimeout(timers[0]);
+      audio.push(chunk);
+    };
+    line.synthesizer.speakSsmlAsync(
+      ssmlFor(pronounced(text, locale), locale),
+      (result) => {
+        if (result.reason === sdk.ResultReason.SynthesizingAudioCompleted) settle();
+        else
+          failAndReplace(
+            new Error(
+              `Speech synthesis did not complete: ${withoutToken(result.errorDetails ?? String(result.reason))}`,
+            ),
+          );
+      },
+      (error) => failAndReplace(new Error(`Speech synthesis failed: ${withoutToken(error)}`)),
+    );
+    return audio;
   }
 
   // ---- configuration and tokens ----
@@ -538,12 +555,27 @@ const FORBIDDEN_IN_XML =
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-/** SSML naming the locale's neural voice; the text is cleaned and escaped, never interpreted as markup. */
-export function ssmlFor(text: string, locale: Locale): string {
+/**
+ * SSML naming the locale's neural voice. It is built from segments, never from markup in the reply: every
+ * text and attribute is cleaned and escaped, and a name's pronunciation is its own element, never inside
+ * another (docs/behaviour.md §10.14, §17.8).
+ */
+export function ssmlFor(spoken: readonly SpokenSegment[], locale: Locale): string {
   return (
     `<speak version="1.0" xmlns="http://www.w3.org/2001/10/synthesis" xml:lang="${locale}">` +
-    `<voice name="${languageOf(locale).voice}">${escapeXml(text)}</voice></speak>`
+    `<voice name="${languageOf(locale).voice}">${spoken.map(segmentSsml).join('')}</voice></speak>`
   );
+}
+
+function segmentSsml(segment: SpokenSegment): string {
+  switch (segment.kind) {
+    case 'text':
+      return escapeXml(segment.text);
+    case 'phoneme':
+      return `<phoneme alphabet="${segment.alphabet}" ph="${escapeXml(segment.ph)}">${escapeXml(segment.text)}</phoneme>`;
+    case 'sub':
+      return `<sub alias="${escapeXml(segment.alias)}">${escapeXml(segment.text)}</sub>`;
+  }
 }
 
 function escapeXml(text: string): string {

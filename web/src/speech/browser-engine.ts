@@ -1,6 +1,7 @@
 import type { Locale } from '#contract/languages';
 import { logError } from '../app/log';
 import { NoVoiceError, type ListeningHealth, type RecognitionHandlers, type SpeechEngine } from './engine';
+import { aliased } from './pronunciation';
 
 /** The slice of the Web Speech API's SpeechRecognition this engine uses (not in TypeScript's DOM lib). */
 interface RecognitionLike {
@@ -179,7 +180,8 @@ export class BrowserSpeechEngine implements SpeechEngine {
     if (generation !== this.generation) return; // skipped while the voice list loaded
     if (!voice) throw new NoVoiceError(locale);
     return new Promise<void>((resolve, reject) => {
-      const utterance = new Utterance(text);
+      // Names in an alias spelling the voice says right (docs/behaviour.md §17.8): it takes no markup.
+      const utterance = new Utterance(aliased(text, locale));
       utterance.lang = locale;
       utterance.rate = speed;
       utterance.voice = voice;

@@ -1,0 +1,77 @@
+/**
+ * What the browser benches share: building the web app, Debian's Chromium with the tests' switches and a
+ * fake microphone, the median of a set of figures, and the round trip through Playwright's websocket
+ * routing (the test harness's share of a speech-service hop).
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../e2e/support/app';
+
+export const root = fileURLToPath(new URL('../../..', import.meta.url));
+
+/** `vite build` of the web app into dist/web, quietly; throws when it fails. */
+export function buildWeb(): void {
+  const build = spawnSync(
+    process.execPath,
+    [
+      join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
+      'build',
+      '--config',
+      'web/vite.config.ts',
+      '--logLevel',
+      'error',
+    ],
+    { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  if (build.status !== 0) throw new Error('vite build failed');
+}
+
+export const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+};
+
+/**
+ * How long a message takes through Playwright's websocket routing and back, measured in the page on a
+ * routed echo socket at a speech host (so the page's CSP allows it), median of 20.
+ */
+export async function routedWebSocketRoundTrip(page: Page): Promise<number> {
+  await page.routeWebSocket(/\/bench-echo$/, (route) => route.onMessage((message) => route.send(message)));
+  const trips = await page.evaluate(async () => {
+    const socket = new WebSocket('wss://eastus.tts.speech.microsoft.com/bench-echo');
+    await new Promise((resolve, reject) => {
+      socket.onopen = resolve;
+      socket.onerror = reject;
+    });
+    const measured: number[] = [];
+    for (let trip = 0; trip < 20; trip += 1) {
+      const sent = performance.now();
+      await new Promise((resolve) => {
+        socket.onmessage = resolve;
+        socket.send(String(trip));
+      });
+      measured.push(performance.now() - sent);
+    }
+    socket.close();
+    return measured;
+  });
+  return median(trips);
+}
+
+/** Debian's Chromium as the browser tests launch it, with a fake microphone and audio that may autoplay. */
+export function launchVoiceChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      ...CHROMIUM_ARGS,
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      '--autoplay-policy=no-user-gesture-required',
+    ],
+  });
+}
