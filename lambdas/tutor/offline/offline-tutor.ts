@@ -2,7 +2,10 @@
  * The offline tutor: no network, deterministic (the same request always gets the same reply). It answers
  * from the knowledge files in ./knowledge, in the conversation's language:
  * - `__INIT__ …` → the greeting;
- * - a message naming a topic → its explanation and a question checking understanding (+ its image prompt);
+ * - "quiz me" → three check questions, one at a time (quiz.ts, docs/behaviour.md §17.3);
+ * - an answer to the check question Astro's last turn asked → judged from the lessons (checks.ts, §17.2);
+ * - a message naming a topic → its lesson at the learner's level and its check question (+ its image
+ *   prompt);
  * - "tell me more", "yes", "continue"… → more about the last topic discussed (read back from the history),
  *   then an offer of the next topic; after that, "yes" moves on to the offered topic;
  * - "hello" with no topic → the greeting again; "no" → a few other topics to explore;
@@ -27,7 +30,7 @@ import {
   type Stage,
 } from './compiled-locale';
 import { loadKnowledge, type Knowledge } from './knowledge';
-import { mentions, prepareMessage, stableHash } from './matcher';
+import { fold, mentions, prepareMessage, stableHash, tokenize } from './matcher';
 import { startQuiz } from './quiz';
 
 /** How many words (or, in Chinese and Japanese, word-like segments) one streamed piece holds. */
@@ -36,6 +39,9 @@ const WORDS_PER_PIECE = 4;
 const SUGGESTION_COUNT = 3;
 /** The language whose keywords are tried when none in the conversation's language matched. */
 const FALLBACK_LOCALE: Locale = 'en-US';
+/** A question naming another topic but holding an accepted answer is a guess when this short (§17.2). */
+const GUESS_MAX_WORDS = 4;
+const GUESS_MAX_CHARACTERS = 8;
 /** How far back "tell me more" looks for the topic being discussed: the last few exchanges. */
 const HISTORY_LOOKBACK_TURNS = 12;
 
@@ -114,7 +120,8 @@ class OfflineEngine {
     const open = openCheck(request.history, language);
     if (open) {
       const correct = isRightAnswer(message, open, language);
-      if (correct || !asksAboutAnotherTopic(message, topic, open)) return judge(open, correct, language);
+      if (!asksAboutAnotherTopic(message, topic, open, correct, language))
+        return judge(open, correct, language);
     }
 
     const wantsMore = mentions(phrases, language.moreWords, language.phraseMatching);
@@ -166,11 +173,29 @@ class OfflineEngine {
 
 /**
  * A learner who asks about another topic instead of answering the open check is not judged: a new lesson
- * starts (docs/behaviour.md §17.2). Asking means naming another topic in a question; a bare "the Sun" is
- * a (wrong) answer, since learners often answer with a topic's name.
+ * starts (docs/behaviour.md §17.2). Outside a quiz, naming another topic without the answer is such a
+ * request ("Show me Saturn"). A right answer, and in a quiz any answer (quiz answers are often topic
+ * names: "Mercury"), is judged unless it is a question of its own ("How far away is the Sun?" rather than
+ * the short guess "Is it the Moon?").
  */
-function asksAboutAnotherTopic(message: string, topic: CompiledTopic | undefined, open: OpenCheck): boolean {
-  return topic !== undefined && topic.id !== open.topic.id && /[?？؟]/u.test(message);
+function asksAboutAnotherTopic(
+  message: string,
+  topic: CompiledTopic | undefined,
+  open: OpenCheck,
+  correct: boolean,
+  language: CompiledLocale,
+): boolean {
+  if (topic === undefined || topic.id === open.topic.id) return false;
+  if (!correct && !open.quiz) return true;
+  return /[?？؟]/u.test(message) && !isShortGuess(message, language);
+}
+
+/** At most a few words (in Chinese and Japanese, a few characters): "Is it the Moon?", "月ですか？". */
+function isShortGuess(message: string, language: CompiledLocale): boolean {
+  const folded = fold(message, language.matching.mode);
+  return language.matching.mode === 'words'
+    ? tokenize(folded).length <= GUESS_MAX_WORDS
+    : folded.replace(/[^\p{L}\p{N}]/gu, '').length <= GUESS_MAX_CHARACTERS;
 }
 
 /**

@@ -210,12 +210,47 @@ describe.each(TAUGHT)('checks for understanding in %s', (language) => {
 });
 
 describe('judging, in English', () => {
-  it('judges a bare topic name as an answer: "the Sun" is a wrong answer about the tides', async () => {
+  it('starts the lesson, with its picture, of another topic named instead of an answer', async () => {
     const talk = new Conversation('en-US');
-    await talk.say('What causes the tides?');
-    const reply = await talk.say('the Sun');
+    await talk.say('What is a black hole?');
+    const reply = await talk.say('Show me Saturn');
+    expect(reply.check).toEqual({ type: 'question' });
+    expect(askedAbout('en-US', reply)).toBe('saturn');
+    expect(reply.imagePrompt).toBeDefined();
+  });
+
+  it('in a quiz, judges a topic name as an answer: "Mercury" is the wrong hottest planet', async () => {
+    const talk = new Conversation('en-US');
+    const start = await talk.say('Quiz me on Venus');
+    expect(askedAbout('en-US', start)).toBe('venus');
+    const reply = await talk.say('Mercury');
     expect(reply.check).toEqual({ type: 'answer', correct: false });
-    expect(reply.response).toContain(topicText('en-US', 'tides').check.hint);
+    expect(reply.response).toContain(topicText('en-US', 'venus').check.hint);
+  });
+
+  it('in a quiz, leaves the quiz for a question of the learner’s own', async () => {
+    const talk = new Conversation('en-US');
+    await talk.say('Quiz me on Venus');
+    const reply = await talk.say('Why is Mercury so full of craters?');
+    expect(reply.check).toEqual({ type: 'question' });
+    expect(askedAbout('en-US', reply)).toBe('mercury');
+  });
+
+  it('starts a new lesson for a question about another topic, even one holding the answer', async () => {
+    const talk = new Conversation('en-US');
+    await talk.say('What is the Moon made of?');
+    const reply = await talk.say('How far away is the Sun?');
+    expect(reply.check).toEqual({ type: 'question' });
+    expect(askedAbout('en-US', reply)).toBe('sun');
+  });
+
+  it.each([
+    ['en-US', 'What causes the tides?', 'Is it the Moon?'],
+    ['ja-JP', '潮の満ち引き', '月ですか？'],
+  ] as const)('in %s, takes a short guess in a question as an answer', async (language, lesson, guess) => {
+    const talk = new Conversation(language);
+    await talk.say(lesson);
+    expect((await talk.say(guess)).check).toEqual({ type: 'answer', correct: true });
   });
 
   it('never takes "no idea" for the answer "no"-like words: it is a try without an answer', async () => {
