@@ -28,12 +28,5 @@ export const RATING_MAX = 5;
 export const MAX_BODY_BYTES = 64 * 1024;
 export const FEEDBACK_MAX_BODY_BYTES = 256 * 1024;
 
-/** The feedback modal opens once the learner has sent this many messages (docs/behaviour.md §9.3). */
-export const FEEDBACK_PROMPT_USER_MESSAGES = 3;
-
-export const PLAYBACK_SPEEDS = [1, 1.25, 1.5, 2] as const;
-export type PlaybackSpeed = (typeof PLAYBACK_SPEEDS)[number];
-export const DEFAULT_PLAYBACK_SPEED: PlaybackSpeed = 1;
-
 /** Prefix of the id of a picture placeholder message (docs/behaviour.md §3.3). */
 export const LOADING_ID_PREFIX = 'loading-';

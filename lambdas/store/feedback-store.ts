@@ -4,7 +4,10 @@ import { endpointOverride, type FeedbackConfig } from '../config';
 import type { FeedbackRequest } from '../contract/schemas';
 import { ApiError } from '../http/api-error';
 
-/** One stored feedback: the request as validated, plus when it arrived and a few figures for reports. */
+/**
+ * One stored feedback: the request as validated (with `starsEarned` when the web app sends it, docs/behaviour.md
+ * §17.4), plus when it arrived and a few figures for reports.
+ */
 export interface FeedbackItem extends FeedbackRequest {
   /** Partition key (the request's `conversationId`). */
   readonly conversationId: string;

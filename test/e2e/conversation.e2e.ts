@@ -63,7 +63,12 @@ describe('a conversation with Astro in Chromium', () => {
     expect(await page.locator('.message-astro').count()).toBeGreaterThanOrEqual(5);
 
     const bodies = chatBodies(requests);
-    expect(bodies[0]).toEqual({ userMessage: initMessage('en-US'), language: 'en-US', chatHistory: [] });
+    expect(bodies[0]).toEqual({
+      userMessage: initMessage('en-US'),
+      language: 'en-US',
+      chatHistory: [],
+      level: 'teen',
+    });
     expect(bodies.map((body) => body.userMessage).slice(1)).toEqual([
       'What is the Moon made of?',
       'How far away is the Sun?',

@@ -86,6 +86,8 @@ describe('the feedback modal in Chromium', () => {
       clarity: 5,
       suggestion: 'More about black holes, please!',
       language: 'en-US',
+      // No check question was answered in this conversation (docs/behaviour.md §17.4).
+      starsEarned: 0,
     });
     expect(body.conversationId).toMatch(
       /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,

@@ -129,14 +129,14 @@ describe('Astro in Firefox', () => {
     expect(await texts(page, ASTRO_MESSAGE)).toHaveLength(2);
     expect((await texts(page, ASTRO_MESSAGE))[1]).toMatch(/Saturn/);
     // The offline tutor suggests a picture of Saturn; Firefox loads the sketch the server drew.
-    const picture = page.locator('.sketch-image:not(.sketch-image-pending)');
+    const picture = page.locator('.picture-img:not(.picture-img-pending)');
     await picture.wait();
     await page.waitForFunction(() => {
-      const image = document.querySelector<HTMLImageElement>('.sketch-image:not(.sketch-image-pending)');
+      const image = document.querySelector<HTMLImageElement>('.picture-img:not(.picture-img-pending)');
       return image !== null && image.complete && image.naturalWidth > 0;
     });
-    expect(await page.$eval('.sketch-image', (image) => image.getAttribute('alt'))).toMatch(/^Saturn/);
-    expect(await page.$eval('.sketch-image', (image) => image.getAttribute('src'))).toMatch(
+    expect(await page.$eval('.picture-img', (image) => image.getAttribute('alt'))).toMatch(/^Saturn/);
+    expect(await page.$eval('.picture-img', (image) => image.getAttribute('src'))).toMatch(
       /^\/images\/[0-9a-f-]+\.(svg|png)$/,
     );
 

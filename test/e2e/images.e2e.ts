@@ -31,7 +31,7 @@ describe('pictures in Chromium', () => {
 
     const sketching = page.getByText('Astro is sketching a picture...');
     await sketching.waitFor();
-    expect(await page.locator('.message-image .spinner').count()).toBe(1);
+    expect(await page.locator('.message-picture .spinner').count()).toBe(1);
     release();
 
     const image = page.getByRole('img', { name: PROMPT });
@@ -59,7 +59,7 @@ describe('pictures in Chromium', () => {
     await typeAndWait(page, 'Show me Saturn');
     await page.getByText('Astro is sketching a picture...').waitFor();
     fail();
-    await page.locator('.message-image').waitFor({ state: 'detached' });
+    await page.locator('.message-picture').waitFor({ state: 'detached' });
     expect(await page.locator('body').innerText()).not.toMatch(/failed|error/i);
     expect(await page.locator('.message-astro').count()).toBe(2);
     await context.close();

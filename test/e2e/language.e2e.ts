@@ -39,6 +39,7 @@ describe('languages in Chromium', () => {
       userMessage: initMessage('fr-FR'),
       language: 'fr-FR',
       chatHistory: [],
+      level: 'teen',
     });
     expect(await page.locator('html').getAttribute('lang')).toBe('fr-FR');
     const log = await speechLog(page);

@@ -32,7 +32,7 @@ async function richConversation(page: Page): Promise<void> {
   await typeAndWait(page, 'What is a black hole?');
   await typeAndWait(page, 'Show me Saturn');
   const saturn = offlinePicturePrompt('saturn');
-  await page.locator(`.sketch-image:not(.sketch-image-pending)[alt="${saturn}"]`).waitFor();
+  await page.locator(`.picture-img:not(.picture-img-pending)[alt="${saturn}"]`).waitFor();
   await speech(page, 'interim', 'how many moons does');
   await page.locator('.message-interim').waitFor();
 }

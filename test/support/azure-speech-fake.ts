@@ -10,7 +10,7 @@ import { silentMp3 } from './silent-mp3';
  *
  * What the service answers (read from the SDK's ServiceRecognizerBase, SpeechServiceRecognizer and
  * SynthesisAdapterBase): every frame echoes the client's current X-RequestId, or the SDK drops it.
- * - recognition: `turn.start`, `speech.startDetected`, `speech.hypothesis {Text, Offset, Duration}`,
+ * - recognition: records each `speech.context` the client sends; answers `turn.start`, `speech.startDetected`, `speech.hypothesis {Text, Offset, Duration}`,
  *   `speech.phrase {RecognitionStatus, DisplayText, Offset, Duration}`, `speech.endDetected`, and
  *   `turn.end` when scripted; phrases are only answered once the socket has received the scripted
  *   amount of microphone audio after the test asked for them (so a deaf upload never gets an answer).
@@ -38,7 +38,21 @@ export interface SpeechSocketRecord {
   audioBytes: number;
   /** `ssml` documents received on this socket. */
   syntheses: number;
+  /**
+   * Recognition: each `speech.context` message the client sent (parsed), in order: what it asked of the
+   * service for the turn that follows (language, phrase detection and its segmentation silence, …).
+   */
+  readonly contexts: SpeechContextRecord[];
   closed: boolean;
+}
+
+/** The parts of a `speech.context` message the tests read; the rest is kept as sent. */
+export interface SpeechContextRecord {
+  readonly phraseDetection?: {
+    readonly mode?: string;
+    readonly [mode: string]: unknown;
+  };
+  readonly [section: string]: unknown;
 }
 
 export interface SsmlRecord {
@@ -131,6 +145,7 @@ export class AzureSpeechFake {
       token: tokenOf(parsed, headers),
       audioBytes: 0,
       syntheses: 0,
+      contexts: [],
       closed: false,
     };
     this.sockets.push(record);
@@ -244,6 +259,9 @@ class RecognitionSession {
 
   receive(frame: SpeechFrame): void {
     if (frame.requestId) this.requestId = frame.requestId;
+    if (frame.path.toLowerCase() === 'speech.context' && frame.text) {
+      this.record.contexts.push(JSON.parse(frame.text) as SpeechContextRecord);
+    }
     if (frame.path.toLowerCase() !== 'audio' || !frame.binary) return;
     // The first audio frame of a request carries the WAV header (Content-Type audio/x-wav), not speech.
     if (frame.headers['content-type']?.toLowerCase() === 'audio/x-wav') return;

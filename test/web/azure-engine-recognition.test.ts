@@ -51,6 +51,53 @@ describe('Azure recognition against the speech service protocol', () => {
     expect(heard.events).toEqual(['health:listening', 'interim:hmm', 'interim:', 'interim:uh', 'interim:']);
   });
 
+  it('waits longer for the end of a phrase while a check question is open, and goes back to the default after', async () => {
+    const { engine, service, heard, microphone } = await startEngine();
+    await engine.startListening('en-US', heard);
+    await vi.waitFor(() => expect(heard.health).toEqual(['listening']));
+    const sockets = () => service.fake.recognitionSockets();
+    /** The segmentation the SDK asked for in this socket's speech.context (conversation mode). */
+    const segmentationOf = (index: number) =>
+      sockets()[index]?.contexts.map(
+        (context) =>
+          (context.phraseDetection?.conversation as { segmentation?: unknown } | undefined)?.segmentation,
+      );
+    await vi.waitFor(() => expect(sockets()[0]?.contexts.length).toBeGreaterThan(0));
+    expect(segmentationOf(0)).toEqual([undefined]);
+    expect(sockets()[0]?.query).not.toHaveProperty('segmentationSilenceTimeoutMs');
+
+    // A check question: the running recogniser is replaced by one asking for 1200 ms of silence.
+    engine.setThinkTime(true);
+    await vi.waitFor(() => expect(sockets()[1]?.contexts.length).toBeGreaterThan(0));
+    expect(segmentationOf(1)).toEqual([{ mode: 'Custom', segmentationSilenceTimeoutMs: 1200 }]);
+    expect(sockets()[1]?.query).toMatchObject({ segmentationSilenceTimeoutMs: '1200' });
+    await vi.waitFor(() => expect(sockets()[0]?.closed).toBe(true));
+    // The same microphone, no reconnecting on the way, and it hears the answer.
+    expect(microphone.opened).toBe(2);
+    service.fake.say('Jupiter');
+    await vi.waitFor(() => expect(heard.events).toContain('final:Jupiter'));
+    expect(heard.health).toEqual(['listening']);
+
+    // Answered: back to the service's own default, and asking again for what is already set changes nothing.
+    engine.setThinkTime(false);
+    engine.setThinkTime(false);
+    await vi.waitFor(() => expect(sockets()[2]?.contexts.length).toBeGreaterThan(0));
+    expect(segmentationOf(2)).toEqual([undefined]);
+    expect(sockets()[2]?.query).not.toHaveProperty('segmentationSilenceTimeoutMs');
+    await vi.waitFor(() => expect(sockets()[1]?.closed).toBe(true));
+    expect(sockets()).toHaveLength(3);
+  });
+
+  it('a recogniser started while a check question is open asks for the longer silence from the start', async () => {
+    const { engine, service, heard } = await startEngine();
+    engine.setThinkTime(true);
+    await engine.startListening('fr-FR', heard);
+    const [socket] = service.fake.recognitionSockets();
+    await vi.waitFor(() => expect(socket?.contexts.length).toBeGreaterThan(0));
+    expect(socket?.query).toMatchObject({ language: 'fr-FR', segmentationSilenceTimeoutMs: '1200' });
+    expect(service.fake.recognitionSockets()).toHaveLength(1);
+  });
+
   it('reconnects after the service closes recognition with 1007, and the new socket carries microphone audio', async () => {
     const { engine, service, heard, microphone } = await startEngine();
     await engine.startListening('en-US', heard);

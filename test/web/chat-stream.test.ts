@@ -144,6 +144,39 @@ describe('streamChat', () => {
     expect(reply).toEqual({ response: 'Comets have tails.', imagePrompt: 'A comet', offlineTutor: false });
   });
 
+  it('reads the check for understanding from the done line and from a JSON answer, and sends the level', async () => {
+    const bodies: unknown[] = [];
+    server.respondWith((incoming, response) => {
+      bodies.push(JSON.parse(incoming.body.toString('utf8')));
+      response.writeHead(200, NDJSON);
+      response.end(
+        line({ type: 'delta', text: 'Which planet is biggest?' }) +
+          line({ type: 'done', response: 'Which planet is biggest?', check: { type: 'question' } }),
+      );
+    });
+    const streamed = await chat.streamChat({ ...request, level: 'child' }, recorder().handlers);
+    expect(streamed.check).toEqual({ type: 'question' });
+    expect(bodies).toEqual([{ ...request, level: 'child' }]);
+
+    server.respondWith((_request, response) =>
+      sendJson(response, 200, { response: 'Yes, Jupiter!', check: { type: 'answer', correct: true } }),
+    );
+    const whole = await chat.streamChat(request, recorder().handlers);
+    expect(whole.check).toEqual({ type: 'answer', correct: true });
+  });
+
+  it.each([{ type: 'answer' }, { type: 'answer', correct: 'yes' }, { type: 'quiz' }, 'question', null])(
+    'ignores a malformed check (%j) and keeps the reply',
+    async (check) => {
+      server.respondWith((_request, response) => {
+        response.writeHead(200, NDJSON);
+        response.end(line({ type: 'delta', text: 'Hi.' }) + line({ type: 'done', response: 'Hi.', check }));
+      });
+      const reply = await chat.streamChat(request, recorder().handlers);
+      expect(reply).toEqual({ response: 'Hi.', offlineTutor: false });
+    },
+  );
+
   it('fails a non-OK answer with "API call failed: <status>" and its code, before any delta', async () => {
     server.respondWith((_request, response) =>
       sendJson(response, 429, { error: { code: 'rate_limited', message: 'slow down' } }),

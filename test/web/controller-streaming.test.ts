@@ -31,6 +31,7 @@ class QueueEngine implements SpeechEngine {
     for (const sentence of this.queued.splice(0)) sentence.finish();
   }
   setSpeed() {}
+  setThinkTime() {}
   dispose() {}
 }
 

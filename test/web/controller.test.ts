@@ -3,6 +3,7 @@ import { initMessage, type Locale } from '../../lambdas/contract/languages';
 import type { ChatRequest, FeedbackRequest } from '../../lambdas/contract/schemas';
 import type { ChatReply } from '../../web/src/api/chat';
 import { ConversationController, type ConversationDeps } from '../../web/src/conversation/controller';
+import { isBusy, isInitializing } from '../../web/src/conversation/state';
 import { NoVoiceError, type RecognitionHandlers, type SpeechEngine } from '../../web/src/speech/engine';
 
 const IDS = ['6f1c0a3e-8d1b-4c0e-9a55-0b2d3c4e5f60', '7a2d1b4f-9e2c-4d1f-8b66-1c3e4d5f6a71'];
@@ -15,6 +16,7 @@ class FakeEngine implements SpeechEngine {
   handlers: RecognitionHandlers | null = null;
   spoken: { text: string; locale: Locale; speed: number }[] = [];
   speeds: number[] = [];
+  thinkTimes: boolean[] = [];
   disposed = false;
   finishers: { resolve: () => void; reject: (error: Error) => void }[] = [];
 
@@ -31,6 +33,9 @@ class FakeEngine implements SpeechEngine {
   }
   setSpeed(speed: number) {
     this.speeds.push(speed);
+  }
+  setThinkTime(open: boolean) {
+    this.thinkTimes.push(open);
   }
   stopSpeaking() {
     for (const finisher of this.finishers.splice(0)) finisher.resolve();
@@ -56,14 +61,16 @@ interface Harness {
   images: string[];
   feedback: FeedbackRequest[];
   unlocks: number;
-  replyWith: (reply: Partial<ChatReply> | Error) => void;
+  replyWith: (reply: Partial<ChatReply> | Error | Promise<Partial<ChatReply>>) => void;
   imageWith: (result: string | Error | Promise<{ imageUrl: string }>) => void;
   feedbackWith: (result: Error | null) => void;
 }
 
 function harness(options: Partial<Pick<ConversationDeps, 'createEngine' | 'engineReadyMs'>> = {}): Harness {
   const engine = new FakeEngine();
-  let nextReply: Partial<ChatReply> | Error = { response: 'Hello, I am **Astro**!' };
+  let nextReply: Partial<ChatReply> | Error | Promise<Partial<ChatReply>> = {
+    response: 'Hello, I am **Astro**!',
+  };
   let nextImage: string | Error | Promise<{ imageUrl: string }> = '/images/1.svg';
   let nextFeedback: Error | null = null;
   const ids = [...IDS];
@@ -82,7 +89,7 @@ function harness(options: Partial<Pick<ConversationDeps, 'createEngine' | 'engin
     chat: async (request) => {
       h.chats.push(request);
       if (nextReply instanceof Error) throw nextReply;
-      return { response: 'ok', offlineTutor: false, ...nextReply };
+      return { response: 'ok', offlineTutor: false, ...(await nextReply) };
     },
     generateImage: async ({ prompt }) => {
       h.images.push(prompt);
@@ -139,7 +146,10 @@ describe('the conversation controller', () => {
       conversationId: IDS[0],
     });
     await settle();
-    expect(h.chats).toEqual([{ userMessage: initMessage('ja-JP'), language: 'ja-JP', chatHistory: [] }]);
+    // The level goes with every request; a new learner's is the default (docs/behaviour.md §17.1).
+    expect(h.chats).toEqual([
+      { userMessage: initMessage('ja-JP'), language: 'ja-JP', chatHistory: [], level: 'teen' },
+    ]);
     expect(h.engine.listeningIn).toBe('ja-JP');
     expect(h.unlocks).toBe(1);
   });
@@ -178,6 +188,7 @@ describe('the conversation controller', () => {
       userMessage: 'What is a comet?',
       language: 'en-US',
       chatHistory: [{ role: 'assistant', content: 'Hello, I am **Astro**!' }],
+      level: 'teen',
     });
   });
 
@@ -394,6 +405,31 @@ describe('Skip, listening health and missing voices', () => {
     }
   });
 
+  it('stops getting ready when the engine misses its deadline: no engine, End usable, a late engine released', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      let engineReady: (engine: SpeechEngine) => void = () => undefined;
+      const h = harness({
+        createEngine: () => new Promise<SpeechEngine>((resolve) => (engineReady = resolve)),
+        engineReadyMs: 5_000,
+      });
+      h.controller.start();
+      await vi.advanceTimersByTimeAsync(4_999);
+      expect(isInitializing(h.controller.getState())).toBe(true);
+      await vi.advanceTimersByTimeAsync(1);
+      const state = h.controller.getState();
+      expect(state).toMatchObject({ status: 'listening', engine: 'none' });
+      expect(isInitializing(state)).toBe(false);
+      expect(isBusy(state)).toBe(false);
+      engineReady(h.engine);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(h.engine.disposed).toBe(true);
+      expect(h.engine.listeningIn).toBe(null);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('shows what the engine says about recognition, only for the engine of this conversation', async () => {
     const h = harness();
     await listening(h);
@@ -424,5 +460,125 @@ describe('Skip, listening health and missing voices', () => {
     h.engine.finishPlayback(new Error('Speech synthesis did not start in time'));
     await settle();
     expect(h.controller.getState()).toMatchObject({ status: 'listening', voiceMissing: false });
+  });
+});
+
+describe('teaching in the conversation (docs/behaviour.md §17)', () => {
+  const question = { response: 'Which planet is the biggest?', check: { type: 'question' } } as const;
+  const right = { response: 'Yes, Jupiter!', check: { type: 'answer', correct: true } } as const;
+  const wrong = {
+    response: 'Not quite, have another go!',
+    check: { type: 'answer', correct: false },
+  } as const;
+
+  it('sends the level chosen before Start with every request, and keeps it while the conversation is active', async () => {
+    const h = harness();
+    h.controller.selectLevel('child');
+    await listening(h);
+    h.controller.selectLevel('adult');
+    expect(h.controller.getState().level).toBe('child');
+    await say(h, 'What is a star?');
+    expect(h.chats.map((chat) => chat.level)).toEqual(['child', 'child']);
+    h.controller.end();
+    h.controller.selectLevel('adult');
+    await listening(h);
+    expect(h.chats.at(-1)?.level).toBe('adult');
+  });
+
+  it('counts a star for each answer judged correct, none for a wrong one, and sends the count with feedback', async () => {
+    const h = harness();
+    await listening(h);
+    h.replyWith(right);
+    await say(h, 'Jupiter');
+    expect(h.controller.getState().stars).toBe(1);
+    h.replyWith(wrong);
+    await say(h, 'Mars');
+    expect(h.controller.getState().stars).toBe(1);
+    h.replyWith(right);
+    await say(h, 'Saturn');
+    expect(h.controller.getState().stars).toBe(2);
+    expect(h.controller.getState().feedback.open).toBe(true);
+    await h.controller.submitFeedback({ helpfulness: 5, clarity: 5, suggestion: '' });
+    expect(h.feedback[0]?.starsEarned).toBe(2);
+  });
+
+  it('keeps the stars after End and starts the next conversation from none', async () => {
+    const h = harness();
+    await listening(h);
+    h.replyWith(right);
+    await say(h, 'Jupiter');
+    h.controller.end();
+    expect(h.controller.getState().stars).toBe(1);
+    h.replyWith({ response: 'Hello again!' });
+    h.controller.start();
+    expect(h.controller.getState().stars).toBe(0);
+  });
+
+  it('gives no star for a judgement that arrives after End', async () => {
+    const h = harness();
+    await listening(h);
+    let answer: (reply: Partial<ChatReply>) => void = () => undefined;
+    h.replyWith(new Promise<Partial<ChatReply>>((resolve) => (answer = resolve)));
+    h.engine.handlers?.onFinal('Jupiter');
+    await settle();
+    h.controller.end();
+    answer(right);
+    await settle();
+    expect(h.chats).toHaveLength(2);
+    expect(h.controller.getState().stars).toBe(0);
+  });
+
+  it('opens think time after a check question, tells the engine, and closes it when the learner answers', async () => {
+    const h = harness();
+    await listening(h);
+    h.replyWith(question);
+    h.engine.handlers?.onFinal('Quiz me');
+    await settle();
+    // Told while Astro still speaks the question, so the recogniser is retuned before the learner answers.
+    expect(h.controller.getState()).toMatchObject({ status: 'speaking', checkOpen: true });
+    expect(h.engine.thinkTimes).toEqual([true]);
+    h.engine.finishPlayback();
+    await settle();
+    expect(h.controller.getState()).toMatchObject({ status: 'listening', checkOpen: true });
+
+    h.replyWith(right);
+    expect(h.controller.submitUtterance('Jupiter')).toBe(true);
+    expect(h.controller.getState().checkOpen).toBe(false);
+    expect(h.engine.thinkTimes).toEqual([true, false]);
+    // The judgement may ask again (a quiz's next question): think time opens once more.
+    await settle();
+    expect(h.engine.thinkTimes).toEqual([true, false, true]);
+    h.engine.finishPlayback();
+    await settle();
+    // A reply without a check leaves it closed.
+    h.replyWith({ response: 'Saturn has rings.' });
+    await say(h, 'Tell me about Saturn');
+    expect(h.engine.thinkTimes).toEqual([true, false, true, false]);
+    expect(h.controller.getState().checkOpen).toBe(false);
+  });
+
+  it('ends think time with the conversation without retuning an engine that is being released', async () => {
+    const h = harness();
+    await listening(h);
+    h.replyWith(question);
+    await say(h, 'Quiz me');
+    h.controller.end();
+    expect(h.controller.getState().checkOpen).toBe(false);
+    expect(h.engine.thinkTimes).toEqual([true]);
+    expect(h.engine.disposed).toBe(true);
+  });
+
+  it('gives an engine that gets ready after a check question the longer wait before it listens', async () => {
+    let engineReady: (engine: SpeechEngine) => void = () => undefined;
+    const h = harness({ createEngine: () => new Promise((resolve) => (engineReady = resolve)) });
+    h.replyWith({ response: 'Hello! Which planet do you live on?', check: { type: 'question' } });
+    h.controller.start();
+    await settle();
+    expect(h.controller.getState().checkOpen).toBe(true);
+    expect(h.engine.listeningIn).toBe(null);
+    engineReady(h.engine);
+    await settle();
+    expect(h.engine.thinkTimes).toEqual([true]);
+    expect(h.engine.listeningIn).toBe('en-US');
   });
 });

@@ -3,9 +3,10 @@ import {
   CHAT_HISTORY_MAX_TURNS,
   CHAT_TURN_MAX_CHARS,
   FEEDBACK_HISTORY_MAX_MESSAGES,
-  PLAYBACK_SPEEDS,
 } from '../../lambdas/contract/limits';
+import { PLAYBACK_SPEEDS } from '../../web/src/conversation/speed';
 import type { ChatMessage } from '../../lambdas/contract/schemas';
+import { DEFAULT_LEVEL, type Check } from '../../lambdas/contract/teaching';
 import {
   lastReplyText,
   canSubmitFeedback,
@@ -14,6 +15,7 @@ import {
   feedbackHistoryOf,
   initialState,
   isBusy,
+  isInitializing,
   speakableText,
   type ConversationAction,
   type ConversationState,
@@ -96,7 +98,7 @@ describe('the conversation reducer (docs/behaviour.md §4)', () => {
   it('a reply with an imagePrompt adds a loading- placeholder after the astro message', () => {
     const state = run(started(), {
       ...(reply('Look at this.') as Extract<ConversationAction, { type: 'reply_received' }>),
-      image: { loadingId: 'loading-101', prompt: 'Saturn and its rings' },
+      picture: { loadingId: 'loading-101', prompt: 'Saturn and its rings' },
     });
     expect(state.messages).toEqual([
       { id: 100, text: 'Look at this.', sender: 'astro' },
@@ -107,10 +109,10 @@ describe('the conversation reducer (docs/behaviour.md §4)', () => {
   it('the image replaces its placeholder with a timestamped message carrying the URL', () => {
     const withPlaceholder = run(started(), {
       ...(reply() as Extract<ConversationAction, { type: 'reply_received' }>),
-      image: { loadingId: 'loading-101', prompt: 'Saturn' },
+      picture: { loadingId: 'loading-101', prompt: 'Saturn' },
     });
     const state = run(withPlaceholder, {
-      type: 'image_ready',
+      type: 'picture_ready',
       loadingId: 'loading-101',
       id: 102,
       imageUrl: '/images/a.svg',
@@ -126,9 +128,9 @@ describe('the conversation reducer (docs/behaviour.md §4)', () => {
   it('an image failure removes its placeholder', () => {
     const withPlaceholder = run(started(), {
       ...(reply() as Extract<ConversationAction, { type: 'reply_received' }>),
-      image: { loadingId: 'loading-101', prompt: 'Saturn' },
+      picture: { loadingId: 'loading-101', prompt: 'Saturn' },
     });
-    const state = run(withPlaceholder, { type: 'image_failed', loadingId: 'loading-101' });
+    const state = run(withPlaceholder, { type: 'picture_failed', loadingId: 'loading-101' });
     expect(state.messages.map((message) => message.id)).toEqual([100]);
   });
 
@@ -235,12 +237,24 @@ describe('the conversation reducer (docs/behaviour.md §4)', () => {
 });
 
 describe('the Start/End button rule (docs/behaviour.md §2.11)', () => {
+  const ready = (state: ConversationState) => run(state, { type: 'engine_ready', engine: 'browser' });
+
   it('is disabled while thinking, speaking or initializing, and enabled while idle or listening', () => {
-    expect(isBusy('thinking')).toBe(true);
-    expect(isBusy('speaking')).toBe(true);
-    expect(isBusy('initializing')).toBe(true);
-    expect(isBusy('idle')).toBe(false);
-    expect(isBusy('listening')).toBe(false);
+    expect(isBusy(ready(started()))).toBe(true);
+    expect(isBusy(ready(run(started(), reply())))).toBe(true);
+    expect(isBusy(initialState)).toBe(false);
+    expect(isBusy(ready(listening()))).toBe(false);
+  });
+
+  it('is initializing from Start until the engine is ready or known to be missing, whatever the status', () => {
+    // The greeting arrived and was spoken before the engine: still getting ready, still busy.
+    expect(isInitializing(listening())).toBe(true);
+    expect(isBusy(listening())).toBe(true);
+    expect(isInitializing(ready(listening()))).toBe(false);
+    expect(isInitializing(run(listening(), { type: 'engine_ready', engine: 'none' }))).toBe(false);
+    // Not before Start, and not after End (the engine of an ended conversation does not matter).
+    expect(isInitializing(initialState)).toBe(false);
+    expect(isInitializing(run(started(), { type: 'ended' }))).toBe(false);
   });
 });
 
@@ -405,5 +419,54 @@ describe('streamed replies and Replay', () => {
     ];
     expect(lastReplyText(messages)).toBe('The Sun is a star.');
     expect(lastReplyText(messages.slice(0, 1))).toBe(null);
+  });
+});
+
+describe('teaching in the reducer (docs/behaviour.md §17)', () => {
+  const checked = (check: Check, conversationId = ID): ConversationAction => ({
+    type: 'reply_checked',
+    conversationId,
+    check,
+  });
+  const correct: Check = { type: 'answer', correct: true };
+
+  it('starts at the default level; the level changes only while no conversation is active', () => {
+    expect(initialState.level).toBe(DEFAULT_LEVEL);
+    const chosen = run(initialState, { type: 'level_selected', level: 'child' });
+    expect(chosen.level).toBe('child');
+    expect(run(started(chosen), { type: 'level_selected', level: 'adult' }).level).toBe('child');
+  });
+
+  it('counts correct answers of the current conversation only, and resets them at Start', () => {
+    const two = run(
+      listening(),
+      checked(correct),
+      checked({ type: 'answer', correct: false }),
+      checked(correct),
+    );
+    expect(two.stars).toBe(2);
+    expect(run(two, checked(correct, 'another conversation')).stars).toBe(2);
+    const ended = run(two, { type: 'ended' });
+    expect(run(ended, checked(correct)).stars).toBe(2);
+    expect(started(ended).stars).toBe(0);
+  });
+
+  it('holds a check question open until the learner answers, by voice or typing, or the conversation ends', () => {
+    const asked = run(listening(), checked({ type: 'question' }));
+    expect(asked.checkOpen).toBe(true);
+    expect(run(asked, utterance('   ', 7)).checkOpen).toBe(true);
+    expect(run(asked, utterance('Jupiter', 7)).checkOpen).toBe(false);
+    expect(run(asked, { type: 'ended' }).checkOpen).toBe(false);
+    expect(run(asked, checked(correct, 'another conversation')).checkOpen).toBe(true);
+  });
+
+  it('opens think time after a judgement too, which may ask again (a hint, a quiz’s next question)', () => {
+    for (const check of [correct, { type: 'answer', correct: false } as const]) {
+      const answered = run(listening(), checked({ type: 'question' }), utterance('Mars', 7));
+      expect(answered.checkOpen).toBe(false);
+      expect(run(answered, checked(check)).checkOpen).toBe(true);
+    }
+    // A reply with no check leaves it closed: nothing is dispatched for it.
+    expect(run(listening(), utterance('Hi', 7)).checkOpen).toBe(false);
   });
 });

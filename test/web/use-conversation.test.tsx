@@ -15,6 +15,7 @@ function recordingEngine() {
     stopListening: async () => void calls.push('stop'),
     speak: () => new Promise<void>(() => undefined),
     setSpeed: () => undefined,
+    setThinkTime: () => undefined,
     stopSpeaking: () => undefined,
     dispose: () => void calls.push('dispose'),
   };

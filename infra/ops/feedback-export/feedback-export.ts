@@ -20,6 +20,8 @@ const storedFeedbackSchema = z.looseObject({
   clarity: z.number().int().min(RATING_MIN).max(RATING_MAX),
   suggestion: z.string().default(''),
   messageCount: z.number().int().nonnegative().optional(),
+  /** Correct answers in the conversation (docs/behaviour.md §17.4); absent from older items. */
+  starsEarned: z.number().int().nonnegative().optional(),
   chatHistory: z.array(z.unknown()).optional(),
 });
 export type StoredFeedback = z.output<typeof storedFeedbackSchema>;
@@ -29,6 +31,8 @@ export interface LanguageSummary {
   readonly count: number;
   readonly averageHelpfulness: number;
   readonly averageClarity: number;
+  /** Over the items that carry `starsEarned` (older ones do not); null when none does. */
+  readonly averageStars: number | null;
 }
 
 export interface FeedbackExport {
@@ -72,6 +76,9 @@ export function summarize(items: readonly StoredFeedback[]): LanguageSummary[] {
     count: group.length,
     averageHelpfulness: average(group.map((item) => item.helpfulness)),
     averageClarity: average(group.map((item) => item.clarity)),
+    averageStars: averageOrNull(
+      group.flatMap((item) => (item.starsEarned === undefined ? [] : [item.starsEarned])),
+    ),
   });
   const byLanguage = new Map<string, StoredFeedback[]>();
   for (const item of items) byLanguage.set(item.language, [...(byLanguage.get(item.language) ?? []), item]);
@@ -81,7 +88,11 @@ export function summarize(items: readonly StoredFeedback[]): LanguageSummary[] {
 }
 
 function average(values: readonly number[]): number {
-  return values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
+  return averageOrNull(values) ?? 0;
+}
+
+function averageOrNull(values: readonly number[]): number | null {
+  return values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length;
 }
 
 const CSV_COLUMNS = [
@@ -92,6 +103,7 @@ const CSV_COLUMNS = [
   'clarity',
   'suggestion',
   'messageCount',
+  'starsEarned',
   'chatHistory',
 ] as const;
 
@@ -136,12 +148,13 @@ export function toJson(items: readonly StoredFeedback[], options: { includeHisto
 }
 
 export function formatSummary(summary: readonly LanguageSummary[]): string {
-  const header = ['language', 'count', 'helpfulness', 'clarity'];
+  const header = ['language', 'count', 'helpfulness', 'clarity', 'stars'];
   const rows = summary.map((row) => [
     row.language,
     String(row.count),
     row.count ? row.averageHelpfulness.toFixed(2) : '-',
     row.count ? row.averageClarity.toFixed(2) : '-',
+    row.averageStars === null ? '-' : row.averageStars.toFixed(2),
   ]);
   const widths = header.map((title, index) =>
     Math.max(title.length, ...rows.map((row) => (row[index] ?? '').length)),

@@ -23,17 +23,25 @@ async function cli(...argv: string[]) {
   return { code, out, err };
 }
 
-const submissions: { language: Locale; helpfulness: number; clarity: number; suggestion: string }[] = [
-  { language: 'en-US', helpfulness: 5, clarity: 4, suggestion: 'More pictures, please' },
+// starsEarned (docs/behaviour.md §17.4) is left out of one, as an older web app sent it.
+const submissions: {
+  language: Locale;
+  helpfulness: number;
+  clarity: number;
+  suggestion: string;
+  starsEarned?: number;
+}[] = [
+  { language: 'en-US', helpfulness: 5, clarity: 4, suggestion: 'More pictures, please', starsEarned: 3 },
   {
     language: 'en-US',
     helpfulness: 4,
     clarity: 3,
     suggestion: 'Say "light-year" slower, please\nand louder',
+    starsEarned: 0,
   },
   { language: 'en-US', helpfulness: 3, clarity: 5, suggestion: '=HYPERLINK("http://evil.example")' },
-  { language: 'ar-SA', helpfulness: 2, clarity: 4, suggestion: 'شرح رائع، شكراً' },
-  { language: 'ja-JP', helpfulness: 5, clarity: 5, suggestion: '' },
+  { language: 'ar-SA', helpfulness: 2, clarity: 4, suggestion: 'شرح رائع، شكراً', starsEarned: 1 },
+  { language: 'ja-JP', helpfulness: 5, clarity: 5, suggestion: '', starsEarned: 2 },
 ];
 
 beforeAll(async () => {
@@ -54,7 +62,7 @@ afterAll(async () => {
 });
 
 describe('npm run feedback:export', () => {
-  it('writes every item as JSON and prints the average ratings per language', async () => {
+  it('writes every item as JSON and prints the average ratings and stars per language', async () => {
     const out = join(dir, 'feedback.json');
     const result = await cli(
       '--format',
@@ -73,6 +81,9 @@ describe('npm run feedback:export', () => {
     expect(items.map((item) => item.suggestion).sort()).toEqual(
       submissions.map((item) => item.suggestion).sort(),
     );
+    expect(Object.fromEntries(items.map((item) => [item.suggestion, item.starsEarned]))).toEqual(
+      Object.fromEntries(submissions.map((item) => [item.suggestion, item.starsEarned])),
+    );
     expect(items[0]).toMatchObject({
       messageCount: 7,
       chatHistory: expect.any(Array),
@@ -83,13 +94,14 @@ describe('npm run feedback:export', () => {
       result.out
         .split('\n')
         .map((line) => line.trim().split(/\s+/))
-        .filter((cells) => cells.length === 4)
+        .filter((cells) => cells.length === 5)
         .map(([language, ...figures]) => [language, figures]),
     );
-    expect(rows['en-US']).toEqual(['3', '4.00', '4.00']);
-    expect(rows['ar-SA']).toEqual(['1', '2.00', '4.00']);
-    expect(rows['ja-JP']).toEqual(['1', '5.00', '5.00']);
-    expect(rows.all).toEqual(['5', '3.80', '4.20']);
+    // Stars are averaged over the items that carry them: en-US (3 + 0) / 2.
+    expect(rows['en-US']).toEqual(['3', '4.00', '4.00', '1.50']);
+    expect(rows['ar-SA']).toEqual(['1', '2.00', '4.00', '1.00']);
+    expect(rows['ja-JP']).toEqual(['1', '5.00', '5.00', '2.00']);
+    expect(rows.all).toEqual(['5', '3.80', '4.20', '1.50']);
   });
 
   it('writes CSV with quoting, a byte-order mark and formulas neutralised', async () => {
@@ -99,9 +111,16 @@ describe('npm run feedback:export', () => {
     const text = readFileSync(out, 'utf8');
     expect(
       text.startsWith(
-        '\uFEFFconversationId,createdAt,language,helpfulness,clarity,suggestion,messageCount,chatHistory\r\n',
+        '\uFEFFconversationId,createdAt,language,helpfulness,clarity,suggestion,messageCount,starsEarned,chatHistory\r\n',
       ),
     ).toBe(true);
+    // The stars column: the count, or empty for an item stored without one.
+    const starsCells = text
+      .trimEnd()
+      .split('\r\n')
+      .slice(1)
+      .map((row) => /,7,(\d*),"\[/.exec(row)?.[1]);
+    expect(starsCells.sort()).toEqual(['', '0', '1', '2', '3']);
     expect(text).toContain('"Say ""light-year"" slower, please\nand louder"');
     expect(text).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
     expect(text).toContain('شرح رائع، شكراً');
@@ -192,7 +211,7 @@ describe('npm run feedback:export', () => {
     const result = await cli('--local', '--data-dir', dataDir, '--out', join(dir, 'local.json'));
     expect(result.err).toBe('');
     expect(result.out).toContain(`Exported 1 feedback item(s) from ${LOCAL_FEEDBACK_TABLE}`);
-    expect(result.out).toMatch(/fr-FR\s+1\s+4\.00\s+2\.00/);
+    expect(result.out).toMatch(/fr-FR\s+1\s+4\.00\s+2\.00\s+-/);
   });
 
   it('refuses unclear options with the usage text and exit code 2', async () => {

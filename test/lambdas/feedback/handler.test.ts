@@ -68,6 +68,27 @@ describe('POST /api/feedback', () => {
     expect(before).toMatchObject({ helpfulness: 2, suggestion: 'first' });
   });
 
+  it('keeps the stars earned in the conversation, and stores none for a web app that sends none', async () => {
+    const withStars = feedbackBody({ starsEarned: 4 });
+    const without = feedbackBody();
+
+    expect((await post(withStars)).statusCode).toBe(201);
+    expect((await post(without)).statusCode).toBe(201);
+
+    expect(await dynamo.getItem(withStars.conversationId)).toMatchObject({ starsEarned: 4 });
+    expect(await dynamo.getItem(without.conversationId)).not.toHaveProperty('starsEarned');
+  });
+
+  it('refuses stars that are not a whole count within the limit, storing nothing', async () => {
+    for (const starsEarned of [-1, 2.5, FEEDBACK_HISTORY_MAX_MESSAGES + 1, '3']) {
+      const body = { ...feedbackBody(), starsEarned };
+      const result = await post(body);
+      expect(result.statusCode, String(starsEarned)).toBe(400);
+      expect(bodyOf(result)).toMatchObject({ error: { code: 'invalid_request' } });
+      expect(await dynamo.getItem(body.conversationId)).toBeUndefined();
+    }
+  });
+
   it('stores an empty suggestion and an empty history', async () => {
     const body = feedbackBody({ suggestion: '', chatHistory: [] });
 

@@ -2,6 +2,7 @@ import { ERROR_STATUS, type ErrorCode } from '#contract/errors';
 import { SIGNATURE_MAX_CHARS, TICKET_MAX_CHARS } from '#contract/limits';
 import { API_ROUTES, CHAT_STREAM_MEDIA_TYPE } from '#contract/routes';
 import type { ChatRequest, ChatResponse, ChatStreamLine } from '#contract/schemas';
+import type { Check } from '#contract/teaching';
 import { settings } from '../app/env';
 import { ApiRequestError, errorCodeOf, objectBody } from './http';
 
@@ -199,12 +200,28 @@ function replyFields(data: { response: string } & Record<string, unknown>): Chat
     typeof data.imagePrompt === 'string' && data.imagePrompt.trim() !== '' ? data.imagePrompt : undefined;
   const signature = tokenOf(data.signature, SIGNATURE_MAX_CHARS);
   const imageTicket = imagePrompt === undefined ? undefined : tokenOf(data.imageTicket, TICKET_MAX_CHARS);
+  const check = checkOf(data.check);
   return {
     response: data.response,
     ...(imagePrompt === undefined ? {} : { imagePrompt }),
     ...(imageTicket === undefined ? {} : { imageTicket }),
     ...(signature === undefined ? {} : { signature }),
+    ...(check === undefined ? {} : { check }),
   };
+}
+
+/**
+ * A reply's check for understanding (docs/behaviour.md §17.2) as the contract shapes it, or undefined: a
+ * malformed one is ignored rather than failing a reply whose words are fine (no star, no think time).
+ */
+function checkOf(value: unknown): Check | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const check = value as { type?: unknown; correct?: unknown };
+  if (check.type === 'question') return { type: 'question' };
+  if (check.type === 'answer' && typeof check.correct === 'boolean') {
+    return { type: 'answer', correct: check.correct };
+  }
+  return undefined;
 }
 
 /** A server-issued token (signature, ticket) as the contract shapes it, or undefined. */

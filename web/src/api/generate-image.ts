@@ -4,8 +4,8 @@ import { objectBody, postJson } from './http';
 
 export type { GenerateImageRequest };
 
-/** docs/behaviour.md §8.7: the one message an image failure is logged with. */
-export const IMAGE_FAILED_MESSAGE = 'Image generation failed';
+/** docs/behaviour.md §8.7: the one message a picture failure is logged with (its words are the rule's). */
+export const PICTURE_FAILED_MESSAGE = 'Image generation failed';
 
 /**
  * POST /api/generateImage: a picture prompt and the `imageTicket` of the reply that suggested it → the
@@ -22,15 +22,16 @@ export async function generateImage(
   try {
     const { body } = await postJson(API_ROUTES.generateImage, sent, signal);
     const data = objectBody(body, API_ROUTES.generateImage);
-    if (typeof data.imageUrl !== 'string' || !isSafeImageUrl(data.imageUrl)) throw new Error('bad imageUrl');
+    if (typeof data.imageUrl !== 'string' || !isSafePictureUrl(data.imageUrl))
+      throw new Error('bad imageUrl');
     return { imageUrl: data.imageUrl };
   } catch (cause) {
-    throw new Error(IMAGE_FAILED_MESSAGE, { cause });
+    throw new Error(PICTURE_FAILED_MESSAGE, { cause });
   }
 }
 
 /** Only same-site paths, https and inline raster/SVG data go into an <img src>. */
-function isSafeImageUrl(url: string): boolean {
+function isSafePictureUrl(url: string): boolean {
   return (
     /^\/(?!\/)/.test(url) ||
     /^https:\/\//i.test(url) ||

@@ -4,9 +4,10 @@ import { FeedbackModal } from '../components/feedback-modal';
 import { Controls, Copyright } from '../components/footer';
 import { Header } from '../components/header';
 import { Notes } from '../components/notes';
+import { StarAnnouncement } from '../components/star-count';
 import { Transcript } from '../components/transcript';
 import type { ConversationDeps } from '../conversation/controller';
-import { isBusy, lastReplyText } from '../conversation/state';
+import { isBusy, isInitializing, lastReplyText } from '../conversation/state';
 import { useConversation } from '../conversation/use-conversation';
 import { useSkipKey } from '../conversation/use-skip-key';
 import { useMessages } from '../i18n/use-messages';
@@ -16,7 +17,7 @@ import { settings } from './env';
 export function App({ deps }: { readonly deps?: () => ConversationDeps }) {
   const { state, controller } = useConversation(deps);
   const t = useMessages(state.language);
-  const busy = isBusy(state.status);
+  const busy = isBusy(state);
   const modalOpen = state.feedback.open;
   useSkipKey(state.status === 'speaking' && !modalOpen, () => controller.skip());
 
@@ -27,8 +28,10 @@ export function App({ deps }: { readonly deps?: () => ConversationDeps }) {
           t={t}
           settings={settings}
           language={state.language}
-          languageLocked={state.active}
+          choicesLocked={state.active}
           onLanguage={(language) => controller.selectLanguage(language)}
+          level={state.level}
+          onLevel={(level) => controller.selectLevel(level)}
         />
         <main className="stage">
           <Transcript
@@ -61,11 +64,15 @@ export function App({ deps }: { readonly deps?: () => ConversationDeps }) {
             status={state.status}
             active={state.active}
             busy={busy}
+            initializing={isInitializing(state)}
             speed={state.speed}
             listeningHealth={state.listeningHealth}
             onSkip={() => controller.skip()}
             canReplay={lastReplyText(state.messages) !== null}
             onReplay={() => controller.replay()}
+            checkOpen={state.checkOpen}
+            stars={state.stars}
+            locale={state.language}
             onToggle={() => (state.active ? controller.end() : controller.start())}
             onSpeed={(speed) => controller.selectSpeed(speed)}
           />
@@ -81,6 +88,7 @@ export function App({ deps }: { readonly deps?: () => ConversationDeps }) {
         />
       )}
       <Announcer messages={state.messages} />
+      <StarAnnouncement locale={state.language} stars={state.stars} />
     </>
   );
 }

@@ -1,8 +1,10 @@
-import { PLAYBACK_SPEEDS, type PlaybackSpeed } from '#contract/limits';
+import type { Locale } from '#contract/languages';
 import type { WebSettings } from '../app/env';
+import { PLAYBACK_SPEEDS, type PlaybackSpeed } from '../conversation/speed';
 import type { Status } from '../conversation/state';
 import type { ListeningHealth } from '../speech/engine';
 import { format, type Messages } from '../i18n/messages';
+import { StarCount } from './star-count';
 
 export interface FooterProps {
   readonly t: Messages;
@@ -11,6 +13,8 @@ export interface FooterProps {
   readonly active: boolean;
   /** docs/behaviour.md §2.11: disabled while thinking, speaking or initializing. */
   readonly busy: boolean;
+  /** The speech engine is still being prepared: the status line says "Getting ready..." (§4.1). */
+  readonly initializing: boolean;
   readonly speed: PlaybackSpeed;
   /** Recognition is down and coming back: the status line says so instead of a dead "Listening...". */
   readonly listeningHealth: ListeningHealth | null;
@@ -21,6 +25,11 @@ export interface FooterProps {
   /** There is a reply to hear again; Replay is shown only while listening. */
   readonly canReplay: boolean;
   readonly onReplay: () => void;
+  /** A check question is open: while listening, the status line says "Take your time…" (§17.5). */
+  readonly checkOpen: boolean;
+  /** Stars earned in this conversation, and the UI's language for their name (§2.23). */
+  readonly stars: number;
+  readonly locale: Locale;
 }
 
 export function Controls({
@@ -28,6 +37,7 @@ export function Controls({
   status,
   active,
   busy,
+  initializing,
   speed,
   listeningHealth,
   onToggle,
@@ -35,8 +45,14 @@ export function Controls({
   onSkip,
   canReplay,
   onReplay,
+  checkOpen,
+  stars,
+  locale,
 }: Omit<FooterProps, 'settings'>) {
   const reconnecting = status === 'listening' && listeningHealth === 'reconnecting';
+  const shown = reconnecting ? 'reconnecting' : initializing ? 'initializing' : status;
+  // docs/behaviour.md §2.12, §17.5: still listening, and in no hurry for the answer.
+  const thinkTime = shown === 'listening' && checkOpen;
   return (
     <div className="controls">
       <button
@@ -52,10 +68,11 @@ export function Controls({
         {active ? t.end : t.start}
       </button>
       <div className="status-group">
-        <p id="status-line" className={`status status-${reconnecting ? 'reconnecting' : status}`}>
+        <p id="status-line" className={`status status-${shown}`}>
           <span className="status-dot" aria-hidden="true" />
           <span className="visually-hidden">{t.statusLabel}: </span>
-          {reconnecting ? t.reconnecting : t[status]}
+          {t[shown]}
+          {thinkTime && <span className="status-think-time"> {t.takeYourTime}</span>}
         </p>
         {status === 'speaking' && (
           <button
@@ -73,6 +90,7 @@ export function Controls({
             {t.replay}
           </button>
         )}
+        <StarCount t={t} locale={locale} stars={stars} />
       </div>
       <label className="field speed-field">
         <span className="field-label">{t.speed}</span>

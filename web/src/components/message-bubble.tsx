@@ -11,12 +11,12 @@ export interface MessageBubbleProps {
 
 export function MessageBubble({ message, t }: MessageBubbleProps) {
   const who = message.sender === 'user' ? t.you : t.astro;
-  const isImage = message.isLoading === true || message.imageUrl !== undefined;
+  const isPicture = message.isLoading === true || message.imageUrl !== undefined;
   return (
-    <li className={`message message-${message.sender}${isImage ? ' message-image' : ''}`}>
+    <li className={`message message-${message.sender}${isPicture ? ' message-picture' : ''}`}>
       <span className="visually-hidden">{who}: </span>
-      {isImage ? (
-        <Sketch message={message} t={t} />
+      {isPicture ? (
+        <Picture message={message} t={t} />
       ) : (
         <p className="bubble-text">
           <RichText text={message.text} />
@@ -26,32 +26,32 @@ export function MessageBubble({ message, t }: MessageBubbleProps) {
   );
 }
 
-/** A picture message: the spinner and 'Astro is sketching a picture...' until the image has loaded. */
-function Sketch({ message, t }: MessageBubbleProps) {
+/** A picture message: the spinner and 'Astro is sketching a picture...' until the picture has loaded. */
+function Picture({ message, t }: MessageBubbleProps) {
   const [loaded, setLoaded] = useState(false);
   const [failed, setFailed] = useState(false);
   const waiting = message.imageUrl === undefined || (!loaded && !failed);
   return (
-    <figure className="sketch" aria-busy={waiting}>
+    <figure className="picture" aria-busy={waiting}>
       {waiting && (
-        <div className="sketch-loading" role="status">
+        <div className="picture-loading" role="status">
           <span className="spinner" aria-hidden="true" />
-          <span>{t.sketching}</span>
+          <span>{t.pictureLoading}</span>
         </div>
       )}
       {message.imageUrl !== undefined && !failed && (
         <img
           src={message.imageUrl}
           alt={message.text}
-          className={loaded ? 'sketch-image' : 'sketch-image sketch-image-pending'}
+          className={loaded ? 'picture-img' : 'picture-img picture-img-pending'}
           onLoad={() => setLoaded(true)}
           onError={() => {
-            logError('the sketch could not be displayed');
+            logError('the picture could not be displayed');
             setFailed(true);
           }}
         />
       )}
-      {failed && <figcaption className="sketch-caption">{message.text}</figcaption>}
+      {failed && <figcaption className="picture-caption">{message.text}</figcaption>}
     </figure>
   );
 }

@@ -1,13 +1,15 @@
 import { initMessage, type Locale } from '#contract/languages';
-import { CHAT_USER_MESSAGE_MAX_CHARS, type PlaybackSpeed } from '#contract/limits';
+import { CHAT_USER_MESSAGE_MAX_CHARS } from '#contract/limits';
 import type { ChatTurn } from '#contract/schemas';
+import type { Level } from '#contract/teaching';
 import { streamChat, type ChatReply, type ChatRequest, type ChatStreamHandlers } from '../api/chat';
 import { sendFeedback, type FeedbackRequest } from '../api/feedback';
-import { generateImage } from '../api/generate-image';
+import { generateImage, PICTURE_FAILED_MESSAGE } from '../api/generate-image';
 import { withDeadline } from '../app/deadline';
 import { logError } from '../app/log';
 import type { SpeechEngine } from '../speech/engine';
 import { newConversationId, nextLoadingId, nextMessageId } from './message-id';
+import type { PlaybackSpeed } from './speed';
 import { SpokenReply } from './spoken-reply';
 import {
   canSubmitFeedback,
@@ -36,7 +38,10 @@ export interface ConversationDeps {
   /** Plays the silent clip inside the Start tap (iPhone only). */
   readonly unlockAudio: () => void;
   readonly newConversationId: () => string;
-  /** How long a reply may wait for the speech engine to be ready (token, SDK chunk, voices). */
+  /**
+   * How long the speech engine may take to be ready (token, SDK chunk, voices): past it the conversation
+   * goes on without one, and a reply waiting for it is shown and not spoken.
+   */
   readonly engineReadyMs?: number;
 }
 
@@ -94,9 +99,13 @@ export class ConversationController {
    * and never between a finished sentence and the speech service receiving it.
    */
   dispatch(action: ConversationAction, notify: 'now' | 'soon' = 'now'): ConversationState {
-    const next = conversationReducer(this.state, action);
-    if (next !== this.state) {
+    const previous = this.state;
+    const next = conversationReducer(previous, action);
+    if (next !== previous) {
       this.state = next;
+      // Think time (docs/behaviour.md §17.5) follows the open check question; an ended conversation's
+      // engine is being released, not retuned.
+      if (next.active && next.checkOpen !== previous.checkOpen) this.engine?.setThinkTime(next.checkOpen);
       if (notify === 'now') this.notify();
       else this.notifyTimer ??= setTimeout(() => this.notify(), 0);
     }
@@ -111,6 +120,10 @@ export class ConversationController {
 
   selectLanguage(language: Locale): void {
     this.dispatch({ type: 'language_selected', language });
+  }
+
+  selectLevel(level: Level): void {
+    this.dispatch({ type: 'level_selected', level });
   }
 
   selectSpeed(speed: PlaybackSpeed): void {
@@ -181,7 +194,7 @@ export class ConversationController {
   }
 
   async submitFeedback(input: FeedbackInput): Promise<void> {
-    const { conversationId, conversationLanguage, messages, feedback } = this.state;
+    const { conversationId, conversationLanguage, messages, feedback, stars } = this.state;
     if (!conversationId || !canSubmitFeedback(input.helpfulness, input.clarity, feedback.sending)) return;
     const before = this.state;
     if (this.dispatch({ type: 'feedback_submitted' }) === before) return;
@@ -193,6 +206,7 @@ export class ConversationController {
         conversationId,
         language: conversationLanguage,
         chatHistory: feedbackHistoryOf(messages),
+        starsEarned: stars,
       });
     } catch (error) {
       logError('sending feedback failed', error);
@@ -209,11 +223,15 @@ export class ConversationController {
 
   private async startEngine(conversationId: string, locale: Locale): Promise<SpeechEngine | null> {
     let engine: SpeechEngine;
+    const making = this.deps.createEngine();
     try {
-      engine = await this.deps.createEngine();
+      // Getting ready ends within the deadline (docs/behaviour.md §4.1): Start/End is disabled until then.
+      engine = await withDeadline(making, this.engineReadyMs, 'the speech engine');
     } catch (error) {
       logError('no speech engine', error);
-      this.dispatch({ type: 'engine_ready', engine: 'none' });
+      // One that turns up after all is released at once.
+      making.then((late) => late.dispose()).catch(() => undefined);
+      if (this.isCurrent(conversationId)) this.dispatch({ type: 'engine_ready', engine: 'none' });
       return null;
     }
     if (!this.isCurrent(conversationId)) {
@@ -221,6 +239,8 @@ export class ConversationController {
       return null;
     }
     this.engine = engine;
+    // A check question asked before the engine was ready (docs/behaviour.md §17.5).
+    if (this.state.checkOpen) engine.setThinkTime(true);
     this.dispatch({ type: 'engine_ready', engine: engine.canListen ? engine.kind : 'none' });
     if (engine.canListen) {
       // The recogniser runs for the whole conversation; the reducer decides which utterances count.
@@ -279,13 +299,13 @@ export class ConversationController {
       pictureAsked = true;
       const loadingId = nextLoadingId();
       this.dispatch({ type: 'picture_requested', conversationId, loadingId, prompt: imagePrompt });
-      void this.sketch(loadingId, imagePrompt, imageTicket);
+      void this.drawPicture(loadingId, imagePrompt, imageTicket);
     };
 
     let reply: ChatReply | null = null;
     try {
       reply = await this.deps.chat(
-        { userMessage, language: this.state.conversationLanguage, chatHistory },
+        { userMessage, language: this.state.conversationLanguage, chatHistory, level: this.state.level },
         { onDelta, onPicture },
       );
     } catch (error) {
@@ -312,6 +332,9 @@ export class ConversationController {
         });
       }
       if (reply.imagePrompt) onPicture(reply.imagePrompt, reply.imageTicket);
+      // Stars and think time (docs/behaviour.md §17.4, §17.5) count once the whole reply is known.
+      if (reply.check && replyId !== null)
+        this.dispatch({ type: 'reply_checked', conversationId, check: reply.check });
     }
     if (spoken) await this.finishSpeaking(conversationId, spoken);
   }
@@ -323,11 +346,7 @@ export class ConversationController {
       // The engine at once when it is ready, so a sentence reaches it before anything renders.
       engine: () =>
         this.engine ??
-        withDeadline(
-          this.enginePromise ?? Promise.resolve(null),
-          this.deps.engineReadyMs ?? ENGINE_READY_DEADLINE_MS,
-          'the speech engine',
-        ),
+        withDeadline(this.enginePromise ?? Promise.resolve(null), this.engineReadyMs, 'the speech engine'),
       locale: this.state.conversationLanguage,
       speed: () => this.state.speed,
       onNoVoice: () => this.dispatch({ type: 'voice_missing', conversationId }),
@@ -351,16 +370,20 @@ export class ConversationController {
     this.engine?.stopSpeaking();
   }
 
-  private async sketch(loadingId: string, prompt: string, ticket: string | undefined): Promise<void> {
+  private async drawPicture(loadingId: string, prompt: string, ticket: string | undefined): Promise<void> {
     try {
       const { imageUrl } = await this.deps.generateImage(
         ticket === undefined ? { prompt } : { prompt, ticket },
       );
-      this.dispatch({ type: 'image_ready', loadingId, id: nextMessageId(), imageUrl });
+      this.dispatch({ type: 'picture_ready', loadingId, id: nextMessageId(), imageUrl });
     } catch (error) {
-      logError('Image generation failed', error);
-      this.dispatch({ type: 'image_failed', loadingId });
+      logError(PICTURE_FAILED_MESSAGE, error);
+      this.dispatch({ type: 'picture_failed', loadingId });
     }
+  }
+
+  private get engineReadyMs(): number {
+    return this.deps.engineReadyMs ?? ENGINE_READY_DEADLINE_MS;
   }
 
   private isCurrent(conversationId: string): boolean {

@@ -11,7 +11,7 @@ export function nextMessageId(now: number = Date.now()): number {
   return lastId;
 }
 
-/** The id of an image placeholder: `loading-<timestamp>`. */
+/** The id of a picture placeholder: `loading-<timestamp>`. */
 export function nextLoadingId(now?: number): string {
   return `${LOADING_ID_PREFIX}${nextMessageId(now)}`;
 }

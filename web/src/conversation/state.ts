@@ -4,23 +4,28 @@
  */
 import type { ChatMessage, ChatTurn } from '#contract/schemas';
 import { DEFAULT_LOCALE, type Locale } from '#contract/languages';
+import { DEFAULT_LEVEL, type Check, type Level } from '#contract/teaching';
 import {
   CHAT_HISTORY_MAX_TURNS,
   CHAT_TURN_MAX_CHARS,
-  DEFAULT_PLAYBACK_SPEED,
   FEEDBACK_HISTORY_MAX_MESSAGES,
   FEEDBACK_IMAGE_URL_MAX_CHARS,
   FEEDBACK_MESSAGE_MAX_CHARS,
-  FEEDBACK_PROMPT_USER_MESSAGES,
   LOADING_ID_PREFIX,
   RATING_MAX,
   RATING_MIN,
-  type PlaybackSpeed,
 } from '#contract/limits';
 import type { ListeningHealth } from '../speech/engine';
+import { DEFAULT_PLAYBACK_SPEED, type PlaybackSpeed } from './speed';
 
-/** docs/behaviour.md §4.1. 'initializing' takes part in the button rule but nothing ever sets it. */
-export type Status = 'idle' | 'listening' | 'thinking' | 'speaking' | 'initializing';
+/** The feedback dialog opens once the learner has sent this many messages (docs/behaviour.md §9.3). */
+export const FEEDBACK_PROMPT_USER_MESSAGES = 3;
+
+/**
+ * docs/behaviour.md §4.1. Getting ready ("initializing") is not a status of its own: it is derived from the
+ * engine still being prepared (`isInitializing`), so no value of this type is left that nothing sets.
+ */
+export type Status = 'idle' | 'listening' | 'thinking' | 'speaking';
 
 export type SpeechEngineKind = 'azure' | 'browser' | 'none';
 
@@ -48,6 +53,8 @@ export interface ConversationState {
   readonly language: Locale;
   /** The language the transcript on screen was spoken in (it outlives the conversation). */
   readonly conversationLanguage: Locale;
+  /** The learner's level picked in the header; locked while a conversation is active (§17.1). */
+  readonly level: Level;
   readonly messages: readonly TranscriptMessage[];
   /** Live partial recognition, shown as a faded bubble. */
   readonly interim: string;
@@ -61,6 +68,13 @@ export interface ConversationState {
   readonly listeningHealth: ListeningHealth | null;
   /** The browser has no voice for the conversation's language: replies are shown, not spoken. */
   readonly voiceMissing: boolean;
+  /** Correct answers to check questions in this conversation (§17.4); kept after End, reset at Start. */
+  readonly stars: number;
+  /**
+   * Astro's last reply asked or judged a check question and the learner has not answered yet: think
+   * time (§17.5), "Take your time…" while listening and a recogniser that waits longer.
+   */
+  readonly checkOpen: boolean;
 }
 
 export const initialState: ConversationState = {
@@ -77,10 +91,14 @@ export const initialState: ConversationState = {
   offlineTutor: false,
   listeningHealth: null,
   voiceMissing: false,
+  level: DEFAULT_LEVEL,
+  stars: 0,
+  checkOpen: false,
 };
 
 export type ConversationAction =
   | { readonly type: 'language_selected'; readonly language: Locale }
+  | { readonly type: 'level_selected'; readonly level: Level }
   | { readonly type: 'speed_selected'; readonly speed: PlaybackSpeed }
   | { readonly type: 'started'; readonly conversationId: string }
   | { readonly type: 'engine_ready'; readonly engine: SpeechEngineKind }
@@ -95,7 +113,7 @@ export type ConversationAction =
       readonly id: number;
       readonly text: string;
       /** Set when the reply carried an imagePrompt: the placeholder's id. */
-      readonly image?: { readonly loadingId: string; readonly prompt: string };
+      readonly picture?: { readonly loadingId: string; readonly prompt: string };
       /** Known once the reply is complete when it streams (then told by reply_grew). */
       readonly offlineTutor?: boolean;
     }
@@ -107,6 +125,8 @@ export type ConversationAction =
       readonly offlineTutor?: boolean;
       readonly signature?: string;
     }
+  /** The whole reply is known and says it asked a check question or judged the learner's answer. */
+  | { readonly type: 'reply_checked'; readonly conversationId: string; readonly check: Check }
   /** The tutor suggested a picture (mid-stream or with the reply): its placeholder joins the transcript. */
   | {
       readonly type: 'picture_requested';
@@ -119,12 +139,12 @@ export type ConversationAction =
   | { readonly type: 'chat_failed'; readonly conversationId: string }
   | { readonly type: 'playback_finished'; readonly conversationId: string }
   | {
-      readonly type: 'image_ready';
+      readonly type: 'picture_ready';
       readonly loadingId: string;
       readonly id: number;
       readonly imageUrl: string;
     }
-  | { readonly type: 'image_failed'; readonly loadingId: string }
+  | { readonly type: 'picture_failed'; readonly loadingId: string }
   | { readonly type: 'ended' }
   | { readonly type: 'feedback_dismissed' }
   | { readonly type: 'feedback_submitted' }
@@ -136,11 +156,15 @@ export function conversationReducer(state: ConversationState, action: Conversati
       // The dropdown is disabled while active; the rule holds here too.
       return state.active ? state : { ...state, language: action.language };
 
+    case 'level_selected':
+      // Locked like the language (docs/behaviour.md §17.1): the tutor keeps one level per conversation.
+      return state.active ? state : { ...state, level: action.level };
+
     case 'speed_selected':
       return { ...state, speed: action.speed };
 
     case 'started':
-      if (state.active || isBusy(state.status)) return state;
+      if (state.active || isBusy(state)) return state;
       return {
         ...state,
         conversationId: action.conversationId,
@@ -152,6 +176,8 @@ export function conversationReducer(state: ConversationState, action: Conversati
         engine: null,
         listeningHealth: null,
         voiceMissing: false,
+        stars: 0,
+        checkOpen: false,
       };
 
     case 'engine_ready':
@@ -182,6 +208,8 @@ export function conversationReducer(state: ConversationState, action: Conversati
         messages,
         interim: '',
         status: 'thinking',
+        // The learner answered (or moved on): the check question is closed (docs/behaviour.md §17.5).
+        checkOpen: false,
         feedback: feedbackAfterUserMessage(state.feedback, messages, state.active),
       };
     }
@@ -189,8 +217,8 @@ export function conversationReducer(state: ConversationState, action: Conversati
     case 'reply_received': {
       if (!isCurrent(state, action.conversationId) || state.status !== 'thinking') return state;
       const reply: ChatMessage = { id: action.id, text: action.text, sender: 'astro' };
-      const placeholder: ChatMessage[] = action.image
-        ? [{ id: action.image.loadingId, text: action.image.prompt, sender: 'astro', isLoading: true }]
+      const placeholder: ChatMessage[] = action.picture
+        ? [{ id: action.picture.loadingId, text: action.picture.prompt, sender: 'astro', isLoading: true }]
         : [];
       return {
         ...state,
@@ -214,6 +242,16 @@ export function conversationReducer(state: ConversationState, action: Conversati
         ),
         offlineTutor: offlineTutor ?? state.offlineTutor,
       };
+    }
+
+    case 'reply_checked': {
+      if (!isCurrent(state, action.conversationId)) return state;
+      const { check } = action;
+      // docs/behaviour.md §17.4: a star for each answer the tutor judged correct.
+      const stars = check.type === 'answer' && check.correct ? state.stars + 1 : state.stars;
+      // docs/behaviour.md §17.5: a judgement opens think time too, since one `check` cannot say that the
+      // reply also asks again (the hint and the question again, a quiz's next question).
+      return { ...state, stars, checkOpen: true };
     }
 
     case 'picture_requested':
@@ -243,7 +281,7 @@ export function conversationReducer(state: ConversationState, action: Conversati
         ? { ...state, status: 'listening' }
         : state;
 
-    case 'image_ready':
+    case 'picture_ready':
       return {
         ...state,
         messages: state.messages.map((message) =>
@@ -253,12 +291,19 @@ export function conversationReducer(state: ConversationState, action: Conversati
         ),
       };
 
-    case 'image_failed':
+    case 'picture_failed':
       return { ...state, messages: state.messages.filter((message) => message.id !== action.loadingId) };
 
     case 'ended':
       if (!state.active) return state;
-      return { ...state, active: false, status: 'idle', interim: '', listeningHealth: null };
+      return {
+        ...state,
+        active: false,
+        status: 'idle',
+        interim: '',
+        listeningHealth: null,
+        checkOpen: false,
+      };
 
     case 'feedback_dismissed':
       return state.feedback.sending
@@ -275,9 +320,19 @@ export function conversationReducer(state: ConversationState, action: Conversati
   }
 }
 
+type BusyFacts = Pick<ConversationState, 'status' | 'active' | 'engine'>;
+
 /** docs/behaviour.md §2.11: the Start/End button is disabled while thinking, speaking or initializing. */
-export function isBusy(status: Status): boolean {
-  return status === 'thinking' || status === 'speaking' || status === 'initializing';
+export function isBusy(state: BusyFacts): boolean {
+  return state.status === 'thinking' || state.status === 'speaking' || isInitializing(state);
+}
+
+/**
+ * docs/behaviour.md §4.1: a conversation is getting ready from Start until its speech engine is ready, or
+ * known to be missing (`engine` is set at `engine_ready`, `none` included, within a deadline).
+ */
+export function isInitializing(state: BusyFacts): boolean {
+  return state.active && state.engine === null;
 }
 
 /** docs/behaviour.md §4.18: once, at ≥ 3 user messages, not dismissed or sent, conversation still active. */
@@ -310,7 +365,7 @@ export function isPlaceholder(message: TranscriptMessage): boolean {
 
 /**
  * The history sent with a chat call: the words exchanged so far, user → 'user', astro → 'assistant'.
- * Image messages and placeholders are left out: their text is a picture prompt Astro never said, and the
+ * Picture messages and placeholders are left out: their text is a picture prompt Astro never said, and the
  * tutor already knows it offered a picture from its own reply. Astro's turns carry their signature.
  * Capped to the API's limits (docs/behaviour.md §4.8), keeping the most recent turns.
  */

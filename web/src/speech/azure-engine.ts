@@ -35,6 +35,13 @@ export const SPEECH_DEADLINES: SpeechDeadlines = {
   tokenMs: SPEECH_TOKEN_DEADLINE_MS,
 };
 
+/**
+ * Think time (docs/behaviour.md §17.5): the silence that ends the learner's phrase while a check question is
+ * open. Without it the service uses its own default (about half a second), which cuts off a learner who
+ * pauses to think.
+ */
+export const THINK_TIME_SILENCE_MS = 1200;
+
 /** Reconnecting recognition: 0.5 s, 1 s, 2 s, 4 s, then every 10 s until it is back. */
 export const RECONNECT_DELAYS_MS: readonly number[] = [500, 1000, 2000, 4000, 10_000];
 
@@ -129,6 +136,8 @@ export class AzureSpeechEngine implements SpeechEngine {
   /** Bumped by Skip: everything queued under an older value is dropped. */
   private speechGeneration = 0;
   private speed = 1;
+  /** A check question is open: recognisers are built with the longer phrase silence. */
+  private thinkTime = false;
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
   private disposed = false;
   private readonly deadlines: SpeechDeadlines;
@@ -231,6 +240,28 @@ export class AzureSpeechEngine implements SpeechEngine {
     this.options.player.setRate(speed);
   }
 
+  /**
+   * SDK 1.52 reads `Speech_SegmentationSilenceTimeoutMs` only when recognition starts: `recognize()` writes
+   * it into the `speech.context` message (`phraseDetection.<mode>.segmentation`) and the connection puts
+   * it in the socket's URL (`segmentationSilenceTimeoutMs`). A running continuous session re-sends the
+   * same context only at a service turn end, which conversation mode may never reach, and
+   * `Connection.setMessageProperty` only edits that same context. So the running recogniser is replaced
+   * by one built with the new value, on the same microphone stream. The controller calls this when a
+   * reply closes or opens a check question, while Astro speaks or thinks: nothing heard then counts
+   * (docs/behaviour.md §10.20), so the short gap costs the learner nothing.
+   */
+  setThinkTime(open: boolean): void {
+    if (open === this.thinkTime) return;
+    this.thinkTime = open;
+    const listening = this.listening;
+    const running = listening?.recognizer;
+    if (!listening || !running || this.disposed) return;
+    listening.recognizer = null;
+    this.closeRecognizer(running);
+    listening.handlers.onInterim('');
+    void this.connect(listening);
+  }
+
   dispose(): void {
     this.disposed = true;
     this.speechGeneration += 1;
@@ -266,6 +297,12 @@ export class AzureSpeechEngine implements SpeechEngine {
       }
       const config = this.speechConfig();
       config.speechRecognitionLanguage = listening.locale;
+      if (this.thinkTime) {
+        config.setProperty(
+          this.sdk.PropertyId.Speech_SegmentationSilenceTimeoutMs,
+          String(THINK_TIME_SILENCE_MS),
+        );
+      }
       recognizer = new this.sdk.SpeechRecognizer(config, audio);
       listening.recognizer = recognizer;
       this.wire(listening, recognizer);
@@ -276,7 +313,9 @@ export class AzureSpeechEngine implements SpeechEngine {
       );
       await withDeadline(started, this.deadlines.recognizerMs, 'starting speech recognition');
     } catch (error) {
+      // Stopped, or replaced meanwhile (think time, a reconnect): this attempt no longer matters.
       if (this.listening !== listening) return;
+      if (recognizer !== null && listening.recognizer !== recognizer) return;
       if (isMicrophoneDenied(error)) {
         logError('the microphone is not allowed', error);
         this.report(listening, 'microphone_denied');

@@ -215,6 +215,12 @@ export class BrowserSpeechEngine implements SpeechEngine {
   /** The Web Speech API fixes the rate when an utterance starts; the next one uses the new speed. */
   setSpeed(): void {}
 
+  /**
+   * The Web Speech API has no setting for how long a pause ends a phrase: the browser keeps its own
+   * (docs/behaviour.md §17.5).
+   */
+  setThinkTime(): void {}
+
   dispose(): void {
     void this.stopListening();
     this.stopSpeaking();

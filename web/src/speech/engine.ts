@@ -50,6 +50,12 @@ export interface SpeechEngine {
   stopSpeaking(): void;
   /** Applies a new speed to what is playing now, where the engine can. */
   setSpeed(speed: number): void;
+  /**
+   * Think time (docs/behaviour.md §17.5): while a check question is open, recognition waits longer for
+   * the learner's pause before it ends their phrase; `false` goes back to the usual wait. Applies to the
+   * recognition running now and to any started later. An engine that cannot tune it keeps its own.
+   */
+  setThinkTime(open: boolean): void;
   /** Stops everything and releases timers, recognisers, synthesizers, connections and streams. */
   dispose(): void;
 }
