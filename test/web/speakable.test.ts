@@ -197,6 +197,10 @@ describe('markdown is never spoken', () => {
 
   it('ends headings and list items with the language’s own full stop', () => {
     expect(speakableText('## 太陽\n- 恒星\n- 大きい', 'ja-JP')).toBe('太陽。 恒星。 大きい。');
+    // Asterisks are emphasis on screen, never read aloud (docs/behaviour.md §5.5), stray ones included.
+    expect(speakableText('**Saturn** has *many* rings * indeed', 'en-US')).toBe(
+      'Saturn has many rings indeed',
+    );
     expect(speakableText('## Le Soleil\n- une étoile', 'fr-FR')).toBe('Le Soleil. une étoile.');
   });
 });

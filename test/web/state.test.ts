@@ -16,7 +16,6 @@ import {
   initialState,
   isBusy,
   isInitializing,
-  speakableText,
   type ConversationAction,
   type ConversationState,
 } from '../../web/src/conversation/state';
@@ -360,10 +359,6 @@ describe('what is sent and spoken', () => {
       imageUrl: `data:image/png;base64,${'A'.repeat(5000)}`,
     };
     expect(feedbackHistoryOf([huge])[0]).toEqual({ id: 9, text: 'pic', sender: 'astro' });
-  });
-
-  it('strips asterisks before speaking (docs/behaviour.md §5.5)', () => {
-    expect(speakableText('**Saturn** has *many* rings * indeed')).toBe('Saturn has many rings indeed');
   });
 });
 

@@ -58,13 +58,13 @@ export const topicIndexSchema = z
           priority: z.number().int().min(1).max(3),
           /** The topic offered next after the learner has heard everything about this one. */
           next: z.string().regex(TOPIC_ID),
-          /** Always English: the offline sketcher and the image models read it. */
+          /** Always English: the offline sketcher and the picture models read it. */
           imagePrompt: z
             .string()
             .trim()
             .min(10)
             .max(IMAGE_PROMPT_MAX_CHARS)
-            .regex(/^[\x20-\x7e]+$/, 'image prompts are plain English ASCII')
+            .regex(/^[\x20-\x7e]+$/, 'picture prompts are plain English ASCII')
             .optional(),
         }),
       )

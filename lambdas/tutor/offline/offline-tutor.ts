@@ -4,7 +4,7 @@
  * - `__INIT__ …` → the greeting;
  * - "quiz me" → three check questions, one at a time (quiz.ts, docs/behaviour.md §17.3);
  * - an answer to the check question Astro's last turn asked → judged from the lessons (checks.ts, §17.2);
- * - a message naming a topic → its lesson at the learner's level and its check question (+ its image
+ * - a message naming a topic → its lesson at the learner's level and its check question (+ its picture
  *   prompt);
  * - "tell me more", "yes", "continue"… → more about the last topic discussed (read back from the history),
  *   then an offer of the next topic; after that, "yes" moves on to the offered topic;

@@ -410,11 +410,3 @@ export function lastReplyText(messages: readonly TranscriptMessage[]): string | 
   }
   return null;
 }
-
-/** Asterisks are markdown emphasis on screen but must never be read aloud (docs/behaviour.md §5.5). */
-export function speakableText(text: string): string {
-  return text
-    .replace(/\*/g, '')
-    .replace(/\s{2,}/g, ' ')
-    .trim();
-}
