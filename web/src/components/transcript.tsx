@@ -21,8 +21,9 @@ export function Transcript({ t, messages, interim, language }: TranscriptProps) 
   const list = useRef<HTMLOListElement>(null);
   const hasContent = messages.length > 0 || interim !== '';
 
-  // Keep the newest message in view: on every new bubble, and whenever content grows (a picture that
-  // finishes loading, a longer interim text), which a messages-only dependency would miss.
+  // Keep the newest message in view: on every new bubble, whenever content grows (a picture that
+  // finishes loading, a longer interim text), which a messages-only dependency would miss, and whenever
+  // the transcript itself gets shorter (a longer status line, "Take your time…", on a phone).
   useEffect(() => {
     const element = scroller.current;
     const content = list.current;
@@ -34,6 +35,7 @@ export function Transcript({ t, messages, interim, language }: TranscriptProps) 
     if (typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(toBottom);
     observer.observe(content);
+    observer.observe(element);
     return () => observer.disconnect();
   }, [hasContent, messages.length]);
 
