@@ -72,7 +72,7 @@ const spokenMs = (text: string) => (text.length / CHARS_PER_SECOND) * 1000;
  * JavaScript text: tsx would name-wrap a TypeScript function with a helper the page lacks.
  */
 const RECORD_TIMINGS = `
-  const timings = { playing: [], ended: [], ready: [], starts: [], ends: [] };
+  const timings = { playing: [], ended: [], ready: [], starts: [], ends: [], appends: [] };
   window.__timings = timings;
   const clock = () => performance.timeOrigin + performance.now();
   const play = HTMLMediaElement.prototype.play;
@@ -80,11 +80,29 @@ const RECORD_TIMINGS = `
   HTMLMediaElement.prototype.play = function () {
     if (!watched.has(this)) {
       watched.add(this);
-      this.addEventListener('playing', () => timings.playing.push(clock()));
+      // A sentence starts once: a sentence still arriving may wait for audio and fire playing again.
+      let started = false;
+      this.addEventListener('loadstart', () => (started = false));
+      this.addEventListener('playing', () => {
+        if (!started) timings.playing.push(clock());
+        started = true;
+      });
       this.addEventListener('ended', () => timings.ended.push(clock()));
     }
     return play.call(this);
   };
+  // When a sentence's first audio reached the media source (the Azure engine plays while it arrives).
+  if (typeof SourceBuffer !== 'undefined') {
+    const append = SourceBuffer.prototype.appendBuffer;
+    const seen = new WeakSet();
+    SourceBuffer.prototype.appendBuffer = function (data) {
+      if (!seen.has(this)) {
+        seen.add(this);
+        timings.appends.push(clock());
+      }
+      return append.call(this, data);
+    };
+  }
 `;
 
 /** esbuild's keep-names helper, which tsx writes into installSpeechFakes' source; the page lacks it. */
@@ -151,6 +169,8 @@ interface PageTimings {
   readonly ready: number[];
   readonly starts: number[];
   readonly ends: number[];
+  /** Azure: when each sentence's first audio was appended to its media source. */
+  readonly appends: number[];
 }
 
 function timingsOf(page: Page): Promise<PageTimings> {
@@ -201,6 +221,8 @@ interface Turn {
   /** Azure only: the first sentence complete at the model → its SSML at the service; first byte → playing. */
   readonly toSsml?: number;
   readonly firstByteToPlaying?: number;
+  /** Azure only: first byte sent → the first chunk appended to the sentence's media source. */
+  readonly firstByteToAppend?: number;
 }
 
 function turnFigures(
@@ -209,7 +231,7 @@ function turnFigures(
   starts: readonly number[],
   ends: readonly number[],
   ready: readonly number[],
-): Omit<Turn, 'toSsml' | 'firstByteToPlaying'> {
+): Omit<Turn, 'toSsml' | 'firstByteToPlaying' | 'firstByteToAppend'> {
   const sentenceDone = answer.sentAt[FIRST_SENTENCE_TOKEN] ?? Number.NaN;
   const firstAudio = (starts[0] ?? Number.NaN) - phraseAt;
   const gaps = SENTENCES.slice(1).map(
@@ -308,6 +330,8 @@ async function azureTurns(
         ...figures,
         toSsml: (at('ssml')[0] ?? Number.NaN) - (answer.sentAt[FIRST_SENTENCE_TOKEN] ?? Number.NaN),
         firstByteToPlaying: (playing[0] ?? Number.NaN) - (firstAudioSent[0] ?? Number.NaN),
+        firstByteToAppend:
+          (after.appends[before.appends.length] ?? Number.NaN) - (firstAudioSent[0] ?? Number.NaN),
       });
     }
     return { turns, roundTrip: await routedWebSocketRoundTrip(page) };
@@ -444,7 +468,8 @@ async function main(): Promise<void> {
       azure.turns,
       (medianOf) => [
         `of which: the first sentence's last token sent → its SSML at the service ${ms(medianOf('toSsml'))}, ` +
-          `first audio byte sent → playing ${ms(medianOf('firstByteToPlaying'))}`,
+          `first audio byte sent → playing ${ms(medianOf('firstByteToPlaying'))} (of which → first ` +
+          `chunk in the media source ${ms(medianOf('firstByteToAppend'))})`,
         `the test harness's share: a websocket round trip through page.routeWebSocket, median ` +
           `${ms(azure.roundTrip)} (the SSML out and the audio in each cross it once)`,
       ],

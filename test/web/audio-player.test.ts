@@ -231,16 +231,16 @@ describe('the audio player, playing each sentence while it arrives', () => {
   });
   afterEach(() => vi.unstubAllGlobals());
 
-  it('starts playing on the first chunk, before the rest has arrived, and ends the stream after the last', async () => {
+  it('asks to play once the source is open, feeds each chunk as it arrives and ends the stream after the last', async () => {
     const { element, plays } = scriptedAudio();
     const player = STREAMING(element);
     const audio = new SpeechAudio(4);
     const playing = player.play(audio, 1.5);
     await ticks();
-    expect(plays).toEqual([]);
+    // Ready before the first chunk: the element starts on it.
+    expect(plays).toEqual([{ src: 'blob:astro/1', rate: 1.5 }]);
     audio.push(new Uint8Array(144));
     await ticks();
-    expect(plays).toEqual([{ src: 'blob:astro/1', rate: 1.5 }]);
     const source = ScriptedMediaSource.latest;
     audio.push(new Uint8Array(288));
     await ticks();
@@ -283,7 +283,7 @@ describe('the audio player, playing each sentence while it arrives', () => {
 
   it('gives up when the media pipeline never takes a chunk', async () => {
     vi.useFakeTimers();
-    const { element, plays } = scriptedAudio();
+    const { element } = scriptedAudio();
     const player = STREAMING(element, { startMs: 200 });
     const audio = new SpeechAudio(4);
     const playing = player.play(audio, 1);
@@ -294,16 +294,34 @@ describe('the audio player, playing each sentence while it arrives', () => {
     const outcome = expect(playing).rejects.toThrow(new DeadlineError('buffering synthesized audio', 200));
     await vi.advanceTimersByTimeAsync(200);
     await outcome;
-    expect(plays).toEqual([]);
+  });
+
+  it('gives the element the start deadline from the first chunk, not while the synthesis is still coming', async () => {
+    vi.useFakeTimers();
+    const { element } = scriptedAudio();
+    element.play = () => new Promise<void>(() => undefined);
+    const player = STREAMING(element, { startMs: 200 });
+    const audio = new SpeechAudio(4);
+    const playing = player.play(audio, 1);
+    let settled = false;
+    playing.catch(() => undefined).finally(() => (settled = true));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(settled).toBe(false);
+    audio.push(new Uint8Array(144));
+    const outcome = expect(playing).rejects.toThrow(new DeadlineError('starting audio playback', 200));
+    await vi.advanceTimersByTimeAsync(200);
+    await outcome;
   });
 
   it('resolves at once for a sentence with no audio, and on Skip without buffering what comes after', async () => {
-    const { element, plays } = scriptedAudio();
+    const { element } = scriptedAudio();
+    const paused = vi.fn();
+    element.pause = paused;
     const player = STREAMING(element);
     const silent = new SpeechAudio(4);
     silent.end();
     await player.play(silent, 1);
-    expect(plays).toEqual([]);
+    expect(paused).toHaveBeenCalled();
 
     const audio = new SpeechAudio(4);
     const playing = player.play(audio, 1);

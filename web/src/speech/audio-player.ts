@@ -41,6 +41,8 @@ export class AudioPlayer implements AudioOutput {
   private readonly deadlines: PlaybackDeadlines;
   /** The speed asked for last: a sentence that starts later plays at it too. */
   private rate = 1;
+  /** Whether the element has started playing what it plays now. */
+  private started = false;
 
   constructor(
     element: HTMLAudioElement = document.createElement('audio'),
@@ -104,6 +106,7 @@ export class AudioPlayer implements AudioOutput {
         else resolve();
       };
       this.settle = settle;
+      this.started = false;
       this.element.src = url;
       // Loading a new source resets playbackRate to defaultPlaybackRate, so set both.
       this.element.defaultPlaybackRate = this.rate;
@@ -114,19 +117,37 @@ export class AudioPlayer implements AudioOutput {
 
   /** play(), which must start within the start deadline. */
   private startPlaying(settle: (error?: Error) => void): void {
-    const { startMs } = this.deadlines;
-    clearTimeout(this.startTimer);
-    this.startTimer = setTimeout(
-      () => settle(new DeadlineError('starting audio playback', startMs)),
-      startMs,
-    );
+    this.armStartDeadline(settle);
+    this.requestPlay(settle);
+  }
+
+  /** Asks the element to play; once it does, the start deadline is over. */
+  private requestPlay(settle: (error?: Error) => void): void {
     Promise.resolve(this.element.play()).then(
-      () => clearTimeout(this.startTimer),
+      () => {
+        if (this.settle !== settle) return;
+        this.started = true;
+        clearTimeout(this.startTimer);
+      },
       (error: unknown) => settle(asError(error)),
     );
   }
 
-  /** Feeds the chunks to the media source as they arrive, playing from the first. */
+  private armStartDeadline(settle: (error?: Error) => void): void {
+    const { startMs } = this.deadlines;
+    clearTimeout(this.startTimer);
+    if (this.started) return;
+    this.startTimer = setTimeout(
+      () => settle(new DeadlineError('starting audio playback', startMs)),
+      startMs,
+    );
+  }
+
+  /**
+   * Feeds the chunks to the media source as they arrive. The element is asked to play as soon as the source
+   * is open, so its pipeline is ready when the first chunk comes (it starts on that chunk); the start
+   * deadline runs from the first chunk, since the synthesis has its own deadline for the first byte.
+   */
   private async feed(
     source: MediaSource,
     audio: SpeechAudio,
@@ -137,19 +158,23 @@ export class AudioPlayer implements AudioOutput {
     await withDeadline(opened(source), startMs, 'opening the audio stream');
     if (!current()) return;
     const buffer = source.addSourceBuffer(audio.type);
-    let playing = false;
+    this.requestPlay(settle);
+    let fed = false;
     for await (const chunk of audio) {
       if (!current()) return;
       await withDeadline(appended(buffer, chunk), startMs, 'buffering synthesized audio');
       if (!current()) return;
-      if (!playing) {
-        playing = true;
-        this.startPlaying(settle);
+      if (!fed) {
+        fed = true;
+        this.armStartDeadline(settle);
       }
     }
     if (!current()) return;
     // No audio at all: nothing to hear, nothing to wait for.
-    if (!playing) return settle();
+    if (!fed) {
+      this.element.pause();
+      return settle();
+    }
     source.endOfStream();
     this.armEndDeadline((audio.durationMs - this.element.currentTime * 1000) / this.element.playbackRate);
   }
