@@ -88,6 +88,23 @@ describe('Azure recognition against the speech service protocol', () => {
     expect(sockets()).toHaveLength(3);
   });
 
+  it('rebuilds the recogniser for a check question only once the reply being synthesized is done', async () => {
+    const { engine, service, heard } = await startEngine();
+    await engine.startListening('en-US', heard);
+    await vi.waitFor(() => expect(heard.health).toEqual(['listening']));
+    service.fake.scriptSynthesis({ kind: 'speak', firstByteDelayMs: 300 });
+    const spoken = engine.speak('Which planet is closest to the Sun?', 'en-US', 1);
+    engine.setThinkTime(true);
+    // The reply's synthesis has the page to itself: the running recogniser stays as it is.
+    await vi.waitFor(() => expect(service.fake.ssml).toHaveLength(1));
+    expect(service.fake.recognitionSockets()).toHaveLength(1);
+    await spoken;
+    await vi.waitFor(() => expect(service.fake.recognitionSockets()).toHaveLength(2));
+    expect(service.fake.recognitionSockets()[1]?.query).toMatchObject({
+      segmentationSilenceTimeoutMs: '1200',
+    });
+  });
+
   it('a recogniser started while a check question is open asks for the longer silence from the start', async () => {
     const { engine, service, heard } = await startEngine();
     engine.setThinkTime(true);

@@ -138,6 +138,8 @@ export class AzureSpeechEngine implements SpeechEngine {
   private speed = 1;
   /** A check question is open: recognisers are built with the longer phrase silence. */
   private thinkTime = false;
+  /** Whether the running recogniser was built with the longer phrase silence. */
+  private builtThinkTime = false;
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
   private disposed = false;
   private readonly deadlines: SpeechDeadlines;
@@ -251,11 +253,24 @@ export class AzureSpeechEngine implements SpeechEngine {
    * (docs/behaviour.md §10.20), so the short gap costs the learner nothing.
    */
   setThinkTime(open: boolean): void {
-    if (open === this.thinkTime) return;
     this.thinkTime = open;
+    this.applyThinkTime();
+  }
+
+  /**
+   * Rebuilds the recogniser for the wanted phrase silence once no sentence is being synthesized: a new
+   * recogniser and its socket must not compete with a reply's first words for the page (the reply that
+   * opens a question is being spoken just then).
+   */
+  private applyThinkTime(): void {
+    if (this.disposed || this.thinkTime === this.builtThinkTime) return;
+    if (this.synthesesAhead > 0) {
+      void this.synthesisQueue.then(() => this.applyThinkTime());
+      return;
+    }
     const listening = this.listening;
     const running = listening?.recognizer;
-    if (!listening || !running || this.disposed) return;
+    if (!listening || !running) return;
     listening.recognizer = null;
     this.closeRecognizer(running);
     listening.handlers.onInterim('');
@@ -297,6 +312,7 @@ export class AzureSpeechEngine implements SpeechEngine {
       }
       const config = this.speechConfig();
       config.speechRecognitionLanguage = listening.locale;
+      this.builtThinkTime = this.thinkTime;
       if (this.thinkTime) {
         config.setProperty(
           this.sdk.PropertyId.Speech_SegmentationSilenceTimeoutMs,
