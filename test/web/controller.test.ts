@@ -528,7 +528,7 @@ describe('teaching in the conversation (docs/behaviour.md §17)', () => {
     expect(h.controller.getState().stars).toBe(0);
   });
 
-  it('opens think time after a check question, tells the engine, and closes it when the learner answers', async () => {
+  it('opens think time after a check question, tells the engine, and closes it only once Astro listens again', async () => {
     const h = harness();
     await listening(h);
     h.replyWith(question);
@@ -543,18 +543,25 @@ describe('teaching in the conversation (docs/behaviour.md §17)', () => {
 
     h.replyWith(right);
     expect(h.controller.submitUtterance('Jupiter')).toBe(true);
+    // The question is answered, but the engine is not retuned while the reply is on its way.
     expect(h.controller.getState().checkOpen).toBe(false);
-    expect(h.engine.thinkTimes).toEqual([true, false]);
-    // The judgement may ask again (a quiz's next question): think time opens once more.
+    expect(h.engine.thinkTimes).toEqual([true]);
+    // The judgement may ask again (a quiz's next question): think time stays open, nothing to retune.
     await settle();
-    expect(h.engine.thinkTimes).toEqual([true, false, true]);
+    expect(h.controller.getState().checkOpen).toBe(true);
+    expect(h.engine.thinkTimes).toEqual([true]);
     h.engine.finishPlayback();
     await settle();
-    // A reply without a check leaves it closed.
+    // A reply without a check: think time closes once the reply has been spoken and Astro listens.
     h.replyWith({ response: 'Saturn has rings.' });
-    await say(h, 'Tell me about Saturn');
-    expect(h.engine.thinkTimes).toEqual([true, false, true, false]);
-    expect(h.controller.getState().checkOpen).toBe(false);
+    h.engine.handlers?.onFinal('Tell me about Saturn');
+    await settle();
+    expect(h.controller.getState()).toMatchObject({ status: 'speaking', checkOpen: false });
+    expect(h.engine.thinkTimes).toEqual([true]);
+    h.engine.finishPlayback();
+    await settle();
+    expect(h.controller.getState()).toMatchObject({ status: 'listening', checkOpen: false });
+    expect(h.engine.thinkTimes).toEqual([true, false]);
   });
 
   it('ends think time with the conversation without retuning an engine that is being released', async () => {

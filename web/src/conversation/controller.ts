@@ -76,6 +76,8 @@ export class ConversationController {
   private enginePromise: Promise<SpeechEngine | null> | null = null;
   /** The reply being spoken now; Skip and End cancel it. */
   private spoken: SpokenReply | null = null;
+  /** What the engine was last told about think time. */
+  private engineThinkTime = false;
   /** Set while listeners are due to hear of a change made with `dispatch(…, 'soon')`. */
   private notifyTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -103,13 +105,26 @@ export class ConversationController {
     const next = conversationReducer(previous, action);
     if (next !== previous) {
       this.state = next;
-      // Think time (docs/behaviour.md §17.5) follows the open check question; an ended conversation's
-      // engine is being released, not retuned.
-      if (next.active && next.checkOpen !== previous.checkOpen) this.engine?.setThinkTime(next.checkOpen);
+      // An ended conversation's engine is being released, not retuned.
+      if (next.active) this.tuneThinkTime(next);
       if (notify === 'now') this.notify();
       else this.notifyTimer ??= setTimeout(() => this.notify(), 0);
     }
     return next;
+  }
+
+  /**
+   * The engine's think time (docs/behaviour.md §17.5) follows the open check question: it opens as soon as
+   * a reply opens one (the engine itself waits until that reply is synthesized), and closes only once
+   * Astro listens again. Closing it when the answer is accepted would rebuild the recogniser just as the
+   * next reply arrives, and that reply usually opens a question again.
+   */
+  private tuneThinkTime(state: ConversationState): void {
+    const wanted = state.checkOpen;
+    if (!this.engine || wanted === this.engineThinkTime) return;
+    if (!wanted && state.status !== 'listening') return;
+    this.engineThinkTime = wanted;
+    this.engine.setThinkTime(wanted);
   }
 
   private notify(): void {
@@ -240,7 +255,8 @@ export class ConversationController {
     }
     this.engine = engine;
     // A check question asked before the engine was ready (docs/behaviour.md §17.5).
-    if (this.state.checkOpen) engine.setThinkTime(true);
+    this.engineThinkTime = false;
+    this.tuneThinkTime(this.state);
     this.dispatch({ type: 'engine_ready', engine: engine.canListen ? engine.kind : 'none' });
     if (engine.canListen) {
       // The recogniser runs for the whole conversation; the reducer decides which utterances count.
