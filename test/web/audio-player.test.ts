@@ -100,6 +100,19 @@ describe('the audio player, playing each sentence once it has all arrived', () =
     player.stop();
   });
 
+  it('never plays a sentence stopped (Skip) while it was still arriving', async () => {
+    const { element, plays } = scriptedAudio();
+    const player = WHOLE(element);
+    const audio = new SpeechAudio(1);
+    const playing = player.play(audio, 1);
+    player.stop();
+    audio.push(new Uint8Array(1));
+    audio.end();
+    await playing;
+    await ticks();
+    expect(plays).toEqual([]);
+  });
+
   it('plays a sentence that starts after a speed change at the new speed', async () => {
     const { element, plays } = scriptedAudio();
     const player = WHOLE(element);

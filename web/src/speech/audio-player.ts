@@ -43,6 +43,8 @@ export class AudioPlayer implements AudioOutput {
   private rate = 1;
   /** Whether the element has started playing what it plays now. */
   private started = false;
+  /** How many times stop() was called: a sentence still arriving when it is called never plays. */
+  private stops = 0;
 
   constructor(
     element: HTMLAudioElement = document.createElement('audio'),
@@ -72,7 +74,13 @@ export class AudioPlayer implements AudioOutput {
   play(audio: SpeechAudio, rate: number): Promise<void> {
     this.rate = rate;
     if (!this.canStream(audio.type)) {
-      return audio.whole().then((bytes) => this.playWhole(new Blob([bytes], { type: audio.type }), audio));
+      // Stop (Skip) while the rest of the sentence arrives means it is never played.
+      const stops = this.stops;
+      return audio
+        .whole()
+        .then((bytes) =>
+          stops === this.stops ? this.playWhole(new Blob([bytes], { type: audio.type }), audio) : undefined,
+        );
     }
     const source = new MediaSource();
     return this.begin(URL.createObjectURL(source), (settle) =>
@@ -187,6 +195,7 @@ export class AudioPlayer implements AudioOutput {
 
   /** Stops what is playing (Skip): paused, its URL released; a pending play() resolves. */
   stop(): void {
+    this.stops += 1;
     if (this.settle) {
       this.element.pause();
       this.settle();
