@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDynamoClient, FeedbackStore } from '../../../lambdas/store/feedback-store';
+import {
+  createDynamoClient,
+  FEEDBACK_TTL_ATTRIBUTE,
+  FeedbackStore,
+} from '../../../lambdas/store/feedback-store';
 import { startTestDynamo, type TestDynamo } from '../../support/dynalite';
 import { feedbackBody } from '../../support/feedback';
 
@@ -34,6 +38,8 @@ describe('the feedback store', () => {
     const item = await dynamo.getItem(body.conversationId);
     expect(item?.createdAt).toBe('2026-03-14T15:09:26.535Z');
     expect(item?.expiresAt).toBe(Math.floor(arrived.getTime() / 1000) + 30 * 86_400);
+    // The attribute the table's TTL reads (infra/constructs/feedback-table.ts names the same).
+    expect(FEEDBACK_TTL_ATTRIBUTE).toBe('expiresAt');
   });
 
   it('uses the wall clock and keeps items 400 days when nothing is injected', async () => {
