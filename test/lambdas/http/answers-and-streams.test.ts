@@ -167,6 +167,21 @@ describe('the Lambda streaming adapter', () => {
     expect(stream.writes.map(String)).toEqual(['a', 'b', 'c']);
   });
 
+  it('pulls no more of the reply while a client that stopped reading has not drained', async () => {
+    const stuck = new Writable({ highWaterMark: 1, write: () => undefined });
+    let pulled = 0;
+    async function* counted() {
+      for (const text of ['a', 'b', 'c']) {
+        pulled += 1;
+        yield text;
+      }
+    }
+    void writeResult({ statusCode: 200, headers: {}, body: counted() }, stuck, passThrough);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(pulled).toBe(1);
+    stuck.destroy();
+  });
+
   it('collects a stream into one buffered answer with its status and headers, and passes a buffered one as is', async () => {
     const streamed: StreamedResult = {
       statusCode: 200,
