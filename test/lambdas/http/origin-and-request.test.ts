@@ -41,7 +41,9 @@ describe('the origin rule, as configured', () => {
     ],
     [{ SITE_ORIGINS: 'astro.example.org' }, /SITE_ORIGINS/],
     [{ SITE_ORIGINS: 'https://astro.example.org:123456' }, /SITE_ORIGINS/],
-    [{ SITE_HOST_HEADER: 'X-Site Host' }, /a header name in lower case/],
+    [{ SITE_ORIGINS: 'x-https://astro.example.org' }, /SITE_ORIGINS/],
+    [{ SITE_HOST_HEADER: 'X-Site-Host' }, /a header name in lower case/],
+    [{ SITE_HOST_HEADER: 'x-site host' }, /a header name in lower case/],
   ])('refuses %j as a configuration error naming what is wrong', (env, message) => {
     expect(() => readOriginRule(env)).toThrow(ConfigError);
     expect(() => readOriginRule(env)).toThrow(message);
