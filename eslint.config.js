@@ -19,7 +19,7 @@ const siblingOffLimits = (sibling) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'dist', 'cdk.out', '.data', 'test-results'] },
+  { ignores: ['node_modules', 'dist', 'cdk.out', '.data', 'test-results', '.stryker-tmp', 'reports'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {

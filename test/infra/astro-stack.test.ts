@@ -179,6 +179,20 @@ describe('CloudFront', () => {
     });
   });
 
+  it('waits for /api/* longer than API Gateway and every function, so a slow answer is the API’s own 504', () => {
+    // API Gateway ends an integration at 29 s; a shorter CloudFront read timeout would cut a slow
+    // answer off with CloudFront's error page instead of the contract's upstream_timeout JSON.
+    const apiGatewayLimitSeconds = 29;
+    const readTimeout = (originOf(behavior('/api/*'))?.CustomOriginConfig as Props).OriginReadTimeout;
+    const functionTimeouts = Object.values(astro.stack.functions).map(
+      (fn) => resources[logicalId(fn)]?.Properties.Timeout as number,
+    );
+    expect(functionTimeouts).toHaveLength(4);
+    expect(functionTimeouts.every(Number.isInteger)).toBe(true);
+    expect(readTimeout).toBeGreaterThan(apiGatewayLimitSeconds);
+    expect(readTimeout).toBeGreaterThan(Math.max(...functionTimeouts));
+  });
+
   it('maps /api/chat on CloudFront to /<stage>/api/chat on the REST API', () => {
     const origin = originOf(behavior('/api/*')) as { DomainName: never; OriginPath: never };
     const apiId = logicalId(astro.stack.api.restApi);
@@ -242,6 +256,8 @@ describe('CloudFront', () => {
       expect(directives.get('object-src')).toEqual(["'none'"]);
       expect(directives.get('base-uri')).toEqual(["'none'"]);
       expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
+      // No form may post the learner's words anywhere but the site itself (docs/behaviour.md §12.13).
+      expect(directives.get('form-action')).toEqual(["'self'"]);
       const everySource = [...directives.values()].flat();
       expect(everySource).not.toContain("'unsafe-inline'");
       expect(everySource).not.toContain("'unsafe-eval'");
@@ -961,6 +977,11 @@ describe('cdk-nag AwsSolutions', () => {
     expect(report.violations.map((violation) => violation.ruleName)).toEqual([]);
     expect(report.success).toBe(true);
     expect(existsSync(join(astro.outdir, 'Astro.template.json'))).toBe(true);
+  });
+
+  it('lets synth through as infra/app.ts runs it, with the rules as a validation plugin', () => {
+    // The other tests synthesize without the plugin, so that a finding cannot stop their assertions.
+    expect(() => synthAstro({}, { bundle: false, nag: true })).not.toThrow();
   });
 
   it('gives every acknowledgement a specific reason', () => {

@@ -32,13 +32,15 @@ function fakeWebBuild(): string {
 }
 
 /**
- * Synthesizes the stack the way infra/app.ts does (context validated, cdk-nag AwsSolutions as a validation
- * plugin, so any unacknowledged finding makes synth throw). `bundle: false` skips esbuild for variants
- * whose assertions do not concern the function code.
+ * Synthesizes the stack as infra/app.ts does (context validated). Without cdk-nag by default, so that a
+ * nag finding fails only the tests that ask cdk-nag (they run its rules on the app themselves) and every
+ * other assertion still runs and says what it says; `nag: true` adds it as infra/app.ts does, as a
+ * validation plugin whose unacknowledged findings make synth throw. `bundle: false` skips esbuild for
+ * variants whose assertions do not concern the function code.
  */
 export function synthAstro(
   context: Record<string, unknown> = {},
-  options: { bundle?: boolean } = {},
+  options: { bundle?: boolean; nag?: boolean } = {},
 ): Synthesized {
   const outdir = mkdtempSync(join(tmpdir(), 'astro-cdk-'));
   const app = new App({
@@ -51,7 +53,7 @@ export function synthAstro(
     webRoot: fakeWebBuild(),
     env: { region: config.region },
   });
-  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  if (options.nag === true) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   app.synth();
   return { app, stack, template: Template.fromStack(stack), outdir };
 }

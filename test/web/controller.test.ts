@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { initMessage, type Locale } from '../../lambdas/contract/languages';
+import { CHAT_USER_MESSAGE_MAX_CHARS } from '../../lambdas/contract/limits';
 import type { ChatRequest, FeedbackRequest } from '../../lambdas/contract/schemas';
 import type { ChatReply } from '../../web/src/api/chat';
 import { ConversationController, type ConversationDeps } from '../../web/src/conversation/controller';
@@ -19,8 +20,11 @@ class FakeEngine implements SpeechEngine {
   thinkTimes: boolean[] = [];
   disposed = false;
   finishers: { resolve: () => void; reject: (error: Error) => void }[] = [];
+  /** Set: the recogniser refuses to start with this error. */
+  startFailure: Error | null = null;
 
   async startListening(locale: Locale, handlers: RecognitionHandlers) {
+    if (this.startFailure) throw this.startFailure;
     this.listeningIn = locale;
     this.handlers = handlers;
   }
@@ -61,6 +65,7 @@ interface Harness {
   images: string[];
   feedback: FeedbackRequest[];
   unlocks: number;
+  /** The next chat call's answer; a promise keeps it pending until the test settles it. */
   replyWith: (reply: Partial<ChatReply> | Error | Promise<Partial<ChatReply>>) => void;
   imageWith: (result: string | Error | Promise<{ imageUrl: string }>) => void;
   feedbackWith: (result: Error | null) => void;
@@ -261,10 +266,47 @@ describe('the conversation controller', () => {
   it('End stops and closes the recogniser, and a later reply is ignored', async () => {
     const h = harness();
     await listening(h);
+    let answer: (reply: Partial<ChatReply>) => void = () => undefined;
+    h.replyWith(new Promise((resolve) => (answer = resolve)));
+    h.engine.handlers?.onFinal('What is a pulsar?');
+    await settle();
+    expect(h.controller.getState().status).toBe('thinking');
     h.controller.end();
     expect(h.controller.getState()).toMatchObject({ active: false, status: 'idle' });
     expect(h.engine.disposed).toBe(true);
     expect(h.engine.listeningIn).toBeNull();
+
+    answer({ response: 'A pulsar is a spinning neutron star.' });
+    await settle();
+    expect(h.controller.getState()).toMatchObject({ active: false, status: 'idle' });
+    expect(h.controller.getState().messages.map((message) => message.text)).toEqual([
+      'Hello, I am **Astro**!',
+      'What is a pulsar?',
+    ]);
+    expect(h.engine.spoken.map((spoken) => spoken.text)).toEqual(['Hello, I am Astro!']);
+  });
+
+  it('disposes an engine that arrives after End, so its microphone is not left on', async () => {
+    let engineReady: (engine: SpeechEngine) => void = () => undefined;
+    const h = harness({ createEngine: () => new Promise((resolve) => (engineReady = resolve)) });
+    h.controller.start();
+    await settle();
+    h.controller.end();
+    engineReady(h.engine);
+    await settle();
+    expect(h.engine.disposed).toBe(true);
+    expect(h.engine.listeningIn).toBeNull();
+    expect(h.controller.getState().engine).toBeNull();
+  });
+
+  it("caps a spoken utterance to the chat request's 2,000 characters (the server would refuse more)", async () => {
+    const h = harness();
+    await listening(h);
+    h.engine.handlers?.onFinal(`  ${'a'.repeat(1990)} ${'b'.repeat(600)}  `);
+    await settle();
+    const sent = h.chats.at(-1)?.userMessage ?? '';
+    expect(sent).toHaveLength(CHAT_USER_MESSAGE_MAX_CHARS);
+    expect(sent).toBe(`${'a'.repeat(1990)} ${'b'.repeat(9)}`);
   });
 
   it('a new Start gets a new conversation id and a cleared transcript', async () => {
@@ -316,6 +358,23 @@ describe('the conversation controller', () => {
     expect(h.controller.getState().feedback).toEqual({ open: false, done: true, sending: false });
   });
 
+  it('posts nothing once the modal is closed: after a dismiss, or a second Submit after the first', async () => {
+    const dismissed = harness();
+    await listening(dismissed);
+    for (const question of ['One?', 'Two?', 'Three?']) await say(dismissed, question);
+    dismissed.controller.dismissFeedback();
+    await dismissed.controller.submitFeedback({ helpfulness: 5, clarity: 5, suggestion: '' });
+    expect(dismissed.feedback).toEqual([]);
+    expect(dismissed.controller.getState().feedback).toEqual({ open: false, done: true, sending: false });
+
+    const sent = harness();
+    await listening(sent);
+    for (const question of ['One?', 'Two?', 'Three?']) await say(sent, question);
+    await sent.controller.submitFeedback({ helpfulness: 4, clarity: 4, suggestion: '' });
+    await sent.controller.submitFeedback({ helpfulness: 1, clarity: 1, suggestion: 'again' });
+    expect(sent.feedback.map((request) => request.helpfulness)).toEqual([4]);
+  });
+
   it('does not post feedback without both ratings', async () => {
     const h = harness();
     await listening(h);
@@ -331,6 +390,18 @@ describe('the conversation controller', () => {
     h.controller.start();
     await settle();
     expect(h.controller.getState().engine).toBe('none');
+  });
+
+  it('says the learner must type instead when the recogniser cannot start', async () => {
+    const h = harness();
+    h.engine.startFailure = new Error('speech recognition could not start');
+    h.controller.start();
+    await settle();
+    expect(h.controller.getState().engine).toBe('none');
+    // The conversation goes on: the greeting is spoken and typed messages are accepted.
+    h.engine.finishPlayback();
+    await settle();
+    expect(h.controller.submitUtterance('Typed instead')).toBe(true);
   });
 
   it('dispose ends the conversation and releases the engine, and the controller can start again', async () => {

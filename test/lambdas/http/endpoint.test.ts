@@ -205,6 +205,45 @@ describe('defineEndpoint', () => {
   });
 });
 
+describe('what every endpoint does on its own, inside Lambda', () => {
+  const padded = defineEndpoint({
+    route: '/api/padded',
+    origins,
+    schema: z.object({ pad: z.string() }),
+    handle: async (input) => ({ status: 200, body: { length: input.pad.length } }),
+  });
+  /** A JSON body of exactly `bytes` bytes. */
+  const jsonOfBytes = (bytes: number) => JSON.stringify({ pad: 'x'.repeat(bytes - '{"pad":""}'.length) });
+
+  it('refuses a body over 64 KiB with 413 when the endpoint sets no limit of its own', async () => {
+    // The figure is written out: the Lambda's limit must not follow the constant if it is raised.
+    const limit = 64 * 1024;
+
+    const atLimit = await padded(apiEvent({ body: jsonOfBytes(limit) }));
+    const over = await padded(apiEvent({ body: jsonOfBytes(limit + 1) }));
+
+    expect(atLimit.statusCode).toBe(200);
+    expect(over.statusCode).toBe(413);
+    expect(bodyOf<ErrorJson>(over).error.code).toBe('payload_too_large');
+  });
+
+  it('logs an unexpected exception (500 internal_error) for operators, and no error line for a 4xx', async () => {
+    logs = captureLogs();
+
+    await failing(new TypeError('Cannot read properties of undefined'))(apiEvent());
+    await failing(new ApiError('invalid_request', 'name: too long'))(apiEvent());
+
+    expect(logs.entries().filter((entry) => entry.level === 'error')).toEqual([
+      expect.objectContaining({
+        message: 'request failed',
+        route: '/api/fail',
+        code: 'internal_error',
+        errorName: 'TypeError',
+      }),
+    ]);
+  });
+});
+
 describe('notFound', () => {
   it('answers 404 not_found as error JSON', () => {
     const result = notFound('/api/nothing');

@@ -258,6 +258,7 @@ describe('local server: the web app', () => {
     expect(response.headers.get('cache-control')).toBe('no-cache');
     const policy = response.headers.get('content-security-policy') ?? '';
     expect(policy).toContain("default-src 'self'");
+    expect(policy).toContain("form-action 'self'");
     expect(policy).toContain('wss://eastus.stt.speech.microsoft.com');
     expect(policy).not.toContain('upgrade-insecure-requests');
     expect(response.headers.get('permissions-policy')).toContain('microphone=(self)');

@@ -46,7 +46,9 @@ describe('the Bedrock tutor streaming (real ConverseStream client, binary event-
         ASTRO_MODEL: 'bedrock',
         BEDROCK_ENDPOINT: fake.url,
         MODEL_TIMEOUT_MS: '2000',
-        MODEL_IDLE_TIMEOUT_MS: '200',
+        // Room for a loaded machine (and Stryker's instrumented code) between two events; the idle test
+        // waits this long.
+        MODEL_IDLE_TIMEOUT_MS: '1000',
       }),
     );
   });

@@ -1,0 +1,58 @@
+// @vitest-environment jsdom
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { AudioPlayer } from '../../web/src/speech/audio-player';
+import type * as SelectEngine from '../../web/src/speech/select-engine';
+import { sendJson, startFakeServer, type FakeServer } from '../support/loopback';
+
+// Which engine a conversation gets (docs/behaviour.md §10): the browser's own speech whenever the server
+// has no Azure token to give, whatever the reason, so Start always gets an engine. Real fetch against a
+// loopback server standing in for /api/speechToken.
+
+let server: FakeServer;
+let select: typeof SelectEngine.selectSpeechEngine;
+const player = {} as AudioPlayer;
+
+beforeAll(async () => {
+  server = await startFakeServer((_request, response) => sendJson(response, 500, {}));
+  vi.stubEnv('VITE_API_BASE', server.url);
+  vi.resetModules();
+  ({ selectSpeechEngine: select } = await import('../../web/src/speech/select-engine'));
+});
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await server.close();
+});
+afterEach(() => vi.restoreAllMocks());
+
+describe('choosing the speech engine', () => {
+  it('uses the browser engine, quietly, when the server has no speech key (503 not_configured)', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    server.respondWith((_request, response) =>
+      sendJson(response, 503, {
+        error: { code: 'not_configured', message: 'Cloud speech is not configured.' },
+      }),
+    );
+
+    const engine = await select(player);
+
+    expect(engine.kind).toBe('browser');
+    expect(server.requests.at(-1)?.url).toBe('/api/speechToken');
+    expect(logged).not.toHaveBeenCalled();
+  });
+
+  it('uses the browser engine, and logs why, when the token service fails or answers nonsense', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    for (const answer of [
+      {
+        status: 502,
+        body: { error: { code: 'upstream_error', message: 'The speech service is unavailable.' } },
+      },
+      { status: 200, body: { token: 42 } },
+    ]) {
+      server.respondWith((_request, response) => sendJson(response, answer.status, answer.body));
+      expect((await select(player)).kind).toBe('browser');
+    }
+    expect(logged).toHaveBeenCalledTimes(2);
+    expect(String(logged.mock.calls[0]?.[0])).toContain('Azure Speech is unavailable');
+  });
+});
