@@ -1,74 +1,13 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AzureSpeechEngine, ssmlFor, withoutToken, type SpeechSdk } from '../../web/src/speech/azure-engine';
+import { AzureSpeechEngine, ssmlFor, withoutToken } from '../../web/src/speech/azure-engine';
 import type { AudioOutput } from '../../web/src/speech/audio-player';
 import type { ListeningHealth } from '../../web/src/speech/engine';
+import { scriptedMicrophone, scriptedSdk } from './scripted-speech-sdk';
 
 // The engine's speech path runs against the real SDK and the fake service in azure-engine-recognition and
 // azure-engine-synthesis tests. What stays here: the SSML text, and the browser microphone path, which
 // Node cannot run for real (no MediaStream, no AudioContext; the browser tests run it in Chromium).
-
-/** The slice of the SDK the microphone path touches, recording what the engine did with it. */
-function scriptedSdk() {
-  const recognizers: ScriptedRecognizer[] = [];
-  const audioConfigs: { stream: MediaStream; properties: Record<string, string> }[] = [];
-
-  class ScriptedRecognizer {
-    calls: string[] = [];
-    canceled:
-      ((sender: unknown, event: { reason: number; errorCode: number; errorDetails: string }) => void) | null =
-      null;
-    sessionStarted: (() => void) | null = null;
-    constructor(
-      readonly config: unknown,
-      readonly audio: (typeof audioConfigs)[number],
-    ) {
-      recognizers.push(this);
-    }
-    startContinuousRecognitionAsync(done: () => void) {
-      this.calls.push('start');
-      this.sessionStarted?.();
-      done();
-    }
-    stopContinuousRecognitionAsync(done: () => void) {
-      this.calls.push('stop');
-      done();
-    }
-    close() {
-      this.calls.push('close');
-    }
-  }
-
-  const config = () => ({ setProperty: () => undefined });
-  const sdk = {
-    SpeechConfig: { fromAuthorizationToken: config },
-    AudioConfig: {
-      fromStreamInput: (stream: MediaStream) => {
-        const audio = { stream, properties: {} as Record<string, string> };
-        audioConfigs.push(audio);
-        return { ...audio, setProperty: (name: string, value: string) => (audio.properties[name] = value) };
-      },
-    },
-    SpeechRecognizer: ScriptedRecognizer,
-    SpeechSynthesizer: class {
-      close() {}
-    },
-    Connection: { fromSynthesizer: () => ({ openConnection: () => undefined }) },
-    PropertyId: { WebWorkerLoadType: 65, Recognizer_StopTimeoutMs: 9000 },
-    ResultReason: { RecognizedSpeech: 3 },
-    CancellationReason: { 0: 'Error' },
-    CancellationErrorCode: { 4: 'ConnectionFailure', AuthenticationFailure: 1 },
-    SpeechSynthesisOutputFormat: { Audio16Khz32KBitRateMonoMp3: 3 },
-  };
-  // The stand-in covers only what the microphone path calls; the cast says so.
-  return { sdk: sdk as unknown as SpeechSdk, recognizers, audioConfigs };
-}
-
-function scriptedMicrophone() {
-  const stopped: string[] = [];
-  const stream = { getTracks: () => [{ stop: () => stopped.push('track') }] } as unknown as MediaStream;
-  return { stream, stopped };
-}
 
 const silentOutput: AudioOutput = {
   play: async () => undefined,
