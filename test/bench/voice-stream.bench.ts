@@ -30,7 +30,13 @@ import { routeAzureSpeech } from '../e2e/support/azure-speech-route';
 import { installSpeechFakes } from '../e2e/support/speech-fakes';
 import { AzureSpeechFake, type SynthesisScript, type TimelineEntry } from '../support/azure-speech-fake';
 import { silentMp3 } from '../support/silent-mp3';
-import { buildWeb, launchVoiceChromium, median, routedWebSocketRoundTrip } from './support/browser-bench';
+import {
+  buildWeb,
+  launchVoiceChromium,
+  median,
+  routedWebSocketRoundTrip,
+  handOutSpeechTokens,
+} from './support/browser-bench';
 import { sentencesOf } from '../../web/src/conversation/sentences';
 import { startPacedModel, type PacedAnswer } from './support/paced-model';
 
@@ -284,15 +290,7 @@ async function azureTurns(
   try {
     await context.addInitScript({ content: RECORD_TIMINGS });
     const page = await context.newPage();
-    await page.route('**/api/speechToken', (route) =>
-      route.fulfill({
-        json: {
-          token: 'bench-token',
-          region: 'eastus',
-          expiresAt: new Date(Date.now() + 600_000).toISOString(),
-        },
-      }),
-    );
+    await handOutSpeechTokens(page);
     const fake = await routeAzureSpeech(page, new PacedSpeechFake());
     await page.goto(url);
     await page.getByRole('button', { name: 'Start Conversation' }).click();

@@ -18,7 +18,13 @@ import type { Page } from 'playwright-core';
 import { startLocalServer } from '../../lambdas/local/server';
 import { routeAzureSpeech } from '../e2e/support/azure-speech-route';
 import { silentMp3 } from '../support/silent-mp3';
-import { buildWeb, launchVoiceChromium, median, routedWebSocketRoundTrip } from './support/browser-bench';
+import {
+  buildWeb,
+  launchVoiceChromium,
+  median,
+  routedWebSocketRoundTrip,
+  handOutSpeechTokens,
+} from './support/browser-bench';
 
 const TURNS = Number(process.env.BENCH_VOICE_TURNS ?? 12);
 const GOAL_MS = 30;
@@ -80,15 +86,7 @@ async function main(): Promise<void> {
     const context = await browser.newContext();
     await context.addInitScript({ content: RECORD_TIMINGS });
     const page = await context.newPage();
-    await page.route('**/api/speechToken', (route) =>
-      route.fulfill({
-        json: {
-          token: 'bench-token',
-          region: 'eastus',
-          expiresAt: new Date(Date.now() + 600_000).toISOString(),
-        },
-      }),
-    );
+    await handOutSpeechTokens(page);
     const fake = await routeAzureSpeech(page);
     fake.audio = silentMp3(300);
     await page.goto(server.url);

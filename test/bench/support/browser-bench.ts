@@ -29,6 +29,19 @@ export function buildWeb(): void {
   if (build.status !== 0) throw new Error('vite build failed');
 }
 
+/** /api/speechToken answered with a ten-minute bench token, so the app takes its Azure speech path. */
+export async function handOutSpeechTokens(page: Page): Promise<void> {
+  await page.route('**/api/speechToken', (route) =>
+    route.fulfill({
+      json: {
+        token: 'bench-token',
+        region: 'eastus',
+        expiresAt: new Date(Date.now() + 600_000).toISOString(),
+      },
+    }),
+  );
+}
+
 export const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
