@@ -203,9 +203,12 @@ class ScriptedSourceBuffer extends EventTarget {
   readonly appended: number[] = [];
   /** false: appendBuffer never finishes (a stuck media pipeline). */
   finishes = true;
+  /** true: the media pipeline refuses the bytes (an `error` event, as for audio it cannot parse). */
+  refuses = false;
   appendBuffer(chunk: Uint8Array): void {
     this.appended.push(chunk.byteLength);
-    if (this.finishes) queueMicrotask(() => this.dispatchEvent(new Event('updateend')));
+    if (this.refuses) queueMicrotask(() => this.dispatchEvent(new Event('error')));
+    else if (this.finishes) queueMicrotask(() => this.dispatchEvent(new Event('updateend')));
   }
 }
 
@@ -307,6 +310,22 @@ describe('the audio player, playing each sentence while it arrives', () => {
     const outcome = expect(playing).rejects.toThrow(new DeadlineError('buffering synthesized audio', 200));
     await vi.advanceTimersByTimeAsync(200);
     await outcome;
+  });
+
+  it('stops with an error when the media pipeline refuses a chunk, pausing the element', async () => {
+    const { element } = scriptedAudio();
+    const paused = vi.fn();
+    element.pause = paused;
+    const player = STREAMING(element);
+    const audio = new SpeechAudio(4);
+    const playing = player.play(audio, 1);
+    await ticks();
+    const source = ScriptedMediaSource.latest;
+    if (source) source.buffer.refuses = true;
+    audio.push(new Uint8Array(144));
+    await expect(playing).rejects.toThrow('the synthesized audio could not be buffered');
+    expect(paused).toHaveBeenCalled();
+    expect(revoked).toEqual(created);
   });
 
   it('gives the element the start deadline from the first chunk, not while the synthesis is still coming', async () => {
