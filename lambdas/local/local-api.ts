@@ -246,8 +246,10 @@ export function send(
 
 /**
  * Writes a streamed result as it comes (chunked), each piece flushed as soon as it is written, as Lambda
- * response streaming does when deployed. A client that leaves ends the stream early, which stops the
- * work behind it.
+ * response streaming does when deployed. The head goes out with the first piece, in one packet: the
+ * endpoint has that piece in hand before it answers (lambdas/http/endpoint.ts), so the reader has the
+ * reply's first words the moment it has the response, a hop sooner than a head sent on its own. A client
+ * that leaves ends the stream early, which stops the work behind it (docs/behaviour.md §11.7).
  */
 export async function sendStream(
   response: ServerResponse,
@@ -255,7 +257,6 @@ export async function sendStream(
   extraHeaders: Readonly<Record<string, string>>,
 ): Promise<void> {
   response.writeHead(result.statusCode, { ...extraHeaders, ...result.headers });
-  response.flushHeaders();
   const left = new Promise<'left'>((resolvePromise) => response.once('close', () => resolvePromise('left')));
   const pieces = result.body[Symbol.asyncIterator]();
   try {

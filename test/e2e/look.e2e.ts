@@ -90,4 +90,29 @@ describe('how it looks in Chromium', () => {
     expect(outline).toBe('solid');
     await context.close();
   });
+
+  it('pulses the status dot while listening with transform and opacity only, which never repaint the page', async () => {
+    const { context, page } = await openApp(app, { reducedMotion: 'no-preference' });
+    await startConversation(page);
+    await waitForStatus(page, 'Listening...');
+    const animated = await page.evaluate(() =>
+      document.getAnimations().flatMap((animation) =>
+        // What runs for as long as Astro listens (a button's short transition ends by itself).
+        animation.effect instanceof KeyframeEffect &&
+        animation.effect.getComputedTiming().iterations === Infinity
+          ? animation.effect
+              .getKeyframes()
+              .flatMap((frame) =>
+                Object.keys(frame).filter(
+                  (key) => !['offset', 'computedOffset', 'easing', 'composite'].includes(key),
+                ),
+              )
+          : [],
+      ),
+    );
+    // The dot does pulse, and nothing that runs on animates a painted property.
+    expect(animated).toContain('transform');
+    expect([...new Set(animated)].sort()).toEqual(['opacity', 'transform']);
+    await context.close();
+  });
 });

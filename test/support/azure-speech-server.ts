@@ -1,11 +1,13 @@
 import { createServer } from 'node:http';
+import { createServer as createSecureServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer, type RawData } from 'ws';
 import { AzureSpeechFake } from './azure-speech-fake';
 
 export interface AzureSpeechServer {
-  /** `ws://127.0.0.1:<port>`: what the engine's serviceHost option takes. */
+  /** `ws://127.0.0.1:<port>` (`wss://` with a certificate): what the engine's serviceHost option takes. */
   readonly url: string;
+  readonly port: number;
   readonly fake: AzureSpeechFake;
   close(): Promise<void>;
 }
@@ -16,8 +18,13 @@ function bytesOf(data: RawData): Uint8Array {
 }
 
 /** The fake speech service on a loopback websocket server, for the real SDK running in Node. */
-export async function startAzureSpeechServer(fake = new AzureSpeechFake()): Promise<AzureSpeechServer> {
-  const http = createServer();
+export async function startAzureSpeechServer(
+  fake = new AzureSpeechFake(),
+  options: { readonly certificate?: { readonly key: string; readonly cert: string } } = {},
+): Promise<AzureSpeechServer> {
+  const { certificate } = options;
+  const http = certificate ? createSecureServer(certificate) : createServer();
+  const scheme = certificate ? 'wss' : 'ws';
   // Every TCP socket, so close() also ends handshakes the fake left unanswered.
   const connections = new Set<Socket>();
   http.on('connection', (socket) => {
@@ -55,7 +62,8 @@ export async function startAzureSpeechServer(fake = new AzureSpeechFake()): Prom
     socket.on('close', () => session.closed());
   });
   return {
-    url: `ws://127.0.0.1:${port}`,
+    url: `${scheme}://127.0.0.1:${port}`,
+    port,
     fake,
     close: () =>
       new Promise<void>((resolve) => {

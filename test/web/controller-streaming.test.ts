@@ -147,6 +147,29 @@ describe('a streamed reply, spoken sentence by sentence', () => {
     expect(h.engine.spoken).toEqual(['Hi there.']);
   });
 
+  it('tells the screen of a reply that arrives all at once only in the next task, after its sentence went to the engine', async () => {
+    const h = harness();
+    h.controller.start();
+    await settle();
+    const renders: { text: string | undefined; spoken: number; signed: boolean }[] = [];
+    h.controller.subscribe(() => {
+      const reply = h.controller.getState().messages.find((message) => message.sender === 'astro');
+      renders.push({
+        text: reply?.text,
+        spoken: h.engine.spoken.length,
+        signed: reply?.signature !== undefined,
+      });
+    });
+    h.stream.delta('Mars is red.');
+    h.stream.done({ response: 'Mars is red.', signature: 'v1.sig' });
+    // The chat call's own continuation (the final text and its signature) runs in these microtasks.
+    for (let tick = 0; tick < 10; tick += 1) await Promise.resolve();
+    expect(h.engine.spoken).toEqual(['Mars is red.']);
+    expect(renders).toEqual([]);
+    await settle();
+    expect(renders).toEqual([{ text: 'Mars is red.', spoken: 1, signed: true }]);
+  });
+
   it('keeps sentences in order when the first waits for the engine and later ones arrive once it is ready', async () => {
     let ready: (engine: SpeechEngine) => void = () => undefined;
     const h = harness(() => new Promise<SpeechEngine>((resolve) => (ready = resolve)));

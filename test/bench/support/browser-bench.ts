@@ -1,9 +1,12 @@
 /**
  * What the browser benches share: building the web app, Debian's Chromium with the tests' switches and a
- * fake microphone, the median of a set of figures, and the round trip through Playwright's websocket
- * routing (the test harness's share of a speech-service hop).
+ * fake microphone, the median of a set of figures, the round trip through Playwright's websocket
+ * routing (the test harness's share of a speech-service hop), and a throwaway certificate for the fake
+ * speech service served on a real loopback websocket.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
@@ -75,9 +78,45 @@ export async function routedWebSocketRoundTrip(page: Page): Promise<number> {
   return median(trips);
 }
 
-/** Debian's Chromium as the browser tests launch it, with a fake microphone and audio that may autoplay. */
-export function launchVoiceChromium(): Promise<Browser> {
+/**
+ * A self-signed certificate for the fake speech service's TLS websocket, made by openssl in a throwaway
+ * folder for this run only (Chromium is told to accept it; nothing is kept).
+ */
+export function throwawayCertificate(): { readonly key: string; readonly cert: string } {
+  const folder = mkdtempSync(join(tmpdir(), 'astro-bench-tls-'));
+  try {
+    const made = spawnSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1']
+        .concat(['-subj', '/CN=speech.microsoft.com', '-keyout', join(folder, 'key.pem')])
+        .concat(['-out', join(folder, 'cert.pem')]),
+      { stdio: 'ignore' },
+    );
+    if (made.error || made.status !== 0) throw new Error('openssl is missing: apt-get install -y openssl');
+    return {
+      key: readFileSync(join(folder, 'key.pem'), 'utf8'),
+      cert: readFileSync(join(folder, 'cert.pem'), 'utf8'),
+    };
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Debian's Chromium as the browser tests launch it, with a fake microphone and audio that may autoplay.
+ * With `speechPort`, the speech service's hosts (`*.speech.microsoft.com`) resolve to that loopback port
+ * and its throwaway certificate is accepted: the page's own websocket reaches the fake speech service
+ * directly, as it would reach the real one, with no routing through the test harness.
+ */
+export function launchVoiceChromium(options: { readonly speechPort?: number } = {}): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+  const speech =
+    options.speechPort === undefined
+      ? []
+      : [
+          `--host-resolver-rules=MAP *.speech.microsoft.com 127.0.0.1:${options.speechPort}`,
+          '--ignore-certificate-errors',
+        ];
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -85,6 +124,7 @@ export function launchVoiceChromium(): Promise<Browser> {
       '--use-fake-ui-for-media-stream',
       '--use-fake-device-for-media-stream',
       '--autoplay-policy=no-user-gesture-required',
+      ...speech,
     ],
   });
 }

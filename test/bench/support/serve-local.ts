@@ -1,4 +1,7 @@
-/** The local server (embedded dynalite, offline tutor) on a free port, with data in a throwaway folder. */
+/**
+ * The local server (embedded dynalite, offline tutor) on a free port, with data in a throwaway folder.
+ * `--web`: it also serves the built web app (dist/web), for the browser benches.
+ */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +11,7 @@ const root = await mkdtemp(join(tmpdir(), 'astro-bench-'));
 const server = await startLocalServer({
   port: 0,
   dataDir: join(root, 'data'),
-  webRoot: join(root, 'web'),
+  ...(process.argv.includes('--web') ? {} : { webRoot: join(root, 'web') }),
   env: { ASTRO_MODEL: 'offline', ASTRO_IMAGE_MODEL: 'offline', AZURE_SPEECH_KEY: '', SPEECH_SECRET_ID: '' },
 });
 console.log(JSON.stringify({ url: server.url, dynamodb: server.env.DYNAMODB_ENDPOINT }));

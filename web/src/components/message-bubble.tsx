@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import type { ChatMessage } from '#contract/schemas';
 import { logError } from '../app/log';
 import type { Messages } from '../i18n/messages';
@@ -9,7 +9,12 @@ export interface MessageBubbleProps {
   readonly t: Messages;
 }
 
-export function MessageBubble({ message, t }: MessageBubbleProps) {
+/**
+ * One bubble. Memoised: a message never changes once the reducer has made it (a growing reply is a new
+ * object), so a change of status, an interim text or a new bubble re-renders only what changed, not the
+ * whole conversation: the page stays free for the voice however long the conversation gets.
+ */
+export const MessageBubble = memo(function MessageBubble({ message, t }: MessageBubbleProps) {
   const who = message.sender === 'user' ? t.you : t.astro;
   const isPicture = message.isLoading === true || message.imageUrl !== undefined;
   return (
@@ -24,7 +29,7 @@ export function MessageBubble({ message, t }: MessageBubbleProps) {
       )}
     </li>
   );
-}
+});
 
 /** A picture message: the spinner and 'Astro is sketching a picture...' until the picture has loaded. */
 function Picture({ message, t }: MessageBubbleProps) {

@@ -97,8 +97,10 @@ export class ConversationController {
 
   /**
    * Applies the action at once. Listeners (the screen) hear of it at once too, or with `'soon'` in the next
-   * task, together with any other change by then: a reply growing piece by piece re-renders once per task,
-   * and never between a finished sentence and the speech service receiving it.
+   * task, together with any other change by then: a reply growing piece by piece re-renders once per task.
+   * Everything a reply changes is `'soon'` (docs/behaviour.md §10.9, the voice before the screen): a
+   * listener told at once makes React render in a microtask, ahead of the speech SDK's own microtasks
+   * that carry a finished sentence to the service.
    */
   dispatch(action: ConversationAction, notify: 'now' | 'soon' = 'now'): ConversationState {
     const previous = this.state;
@@ -299,7 +301,7 @@ export class ConversationController {
       if (replyId === null) {
         const id = nextMessageId();
         const before = this.state;
-        const state = this.dispatch({ type: 'reply_received', conversationId, id, text: shown });
+        const state = this.dispatch({ type: 'reply_received', conversationId, id, text: shown }, 'soon');
         if (state === before) return;
         replyId = id;
         spoken = this.startSpeaking(conversationId);
@@ -314,7 +316,7 @@ export class ConversationController {
       if (pictureAsked || replyId === null || !this.isCurrent(conversationId)) return;
       pictureAsked = true;
       const loadingId = nextLoadingId();
-      this.dispatch({ type: 'picture_requested', conversationId, loadingId, prompt: imagePrompt });
+      this.dispatch({ type: 'picture_requested', conversationId, loadingId, prompt: imagePrompt }, 'soon');
       void this.drawPicture(loadingId, imagePrompt, imageTicket);
     };
 
@@ -338,19 +340,22 @@ export class ConversationController {
       if (replyId === null) onDelta(reply.response);
       if (replyId !== null) {
         const { response, offlineTutor, signature } = reply;
-        this.dispatch({
-          type: 'reply_grew',
-          id: replyId,
-          offlineTutor,
-          // The signature covers exactly the reply's text: what the server says it is, not what was pieced.
-          ...(response === shown ? {} : { text: response }),
-          ...(signature === undefined ? {} : { signature }),
-        });
+        this.dispatch(
+          {
+            type: 'reply_grew',
+            id: replyId,
+            offlineTutor,
+            // The signature covers exactly the reply's text: what the server says it is, not what was pieced.
+            ...(response === shown ? {} : { text: response }),
+            ...(signature === undefined ? {} : { signature }),
+          },
+          'soon',
+        );
       }
       if (reply.imagePrompt) onPicture(reply.imagePrompt, reply.imageTicket);
       // Stars and think time (docs/behaviour.md §17.4, §17.5) count once the whole reply is known.
       if (reply.check && replyId !== null)
-        this.dispatch({ type: 'reply_checked', conversationId, check: reply.check });
+        this.dispatch({ type: 'reply_checked', conversationId, check: reply.check }, 'soon');
     }
     if (spoken) await this.finishSpeaking(conversationId, spoken);
   }
