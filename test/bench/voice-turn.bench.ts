@@ -9,22 +9,16 @@
  * As in use, the three parties do not share an event loop: the page's websockets reach the fake speech
  * service over real loopback TLS (Chromium resolves `*.speech.microsoft.com` to it and accepts its
  * throwaway certificate), not through Playwright's routing, whose in-page shim costs the page time on
- * every microphone frame; and the local server runs in its own process, so drawing the reply's picture
- * never delays the fake's answer. Both clocks are epoch-based (`performance.timeOrigin +
+ * every microphone frame; the fake runs in a process of its own (test/bench/support/serve-speech.ts),
+ * since this one reads every frame the page sends as a DevTools event; and so does the local server, so
+ * drawing the reply's picture never delays the fake's answer. Both clocks are epoch-based (`performance.timeOrigin +
  * performance.now()`) on the same machine. Prints the figures; a missed goal is reported, not failed
  * (shared CI machines).
  */
 import type { Page } from 'playwright-core';
-import { startAzureSpeechServer } from '../support/azure-speech-server';
-import { silentMp3 } from '../support/silent-mp3';
-import {
-  buildWeb,
-  launchVoiceChromium,
-  median,
-  handOutSpeechTokens,
-  throwawayCertificate,
-} from './support/browser-bench';
+import { buildWeb, launchVoiceChromium, median, handOutSpeechTokens } from './support/browser-bench';
 import { startChildServer } from './support/child-server';
+import { startSpeechService } from './support/speech-service';
 
 const TURNS = Number(process.env.BENCH_VOICE_TURNS ?? 12);
 const GOAL_MS = 30;
@@ -82,33 +76,24 @@ async function main(): Promise<void> {
   buildWeb();
 
   const server = await startChildServer('./serve-local.ts', ['--web']);
-  const speech = await startAzureSpeechServer(undefined, { certificate: throwawayCertificate() });
-  const { fake } = speech;
+  const speech = await startSpeechService(SYNTHESIS_FIRST_BYTE_MS);
   const browser = await launchVoiceChromium({ speechPort: speech.port });
   try {
     const context = await browser.newContext();
     await context.addInitScript({ content: RECORD_TIMINGS });
     const page = await context.newPage();
     await handOutSpeechTokens(page);
-    fake.audio = silentMp3(300);
-    // Every sentence (greeting included) is answered after the service's usual first-byte wait.
-    fake.scriptSynthesis(
-      ...Array.from({ length: 50 + TURNS * 20 }, () => ({
-        kind: 'speak' as const,
-        firstByteDelayMs: SYNTHESIS_FIRST_BYTE_MS,
-      })),
-    );
     await page.goto(server.url);
     await page.getByRole('button', { name: 'Start Conversation' }).click();
     await page.locator('#status-line', { hasText: 'Listening...' }).waitFor();
     // Recognition is up and audio flows before the first measured turn.
-    while (!fake.recognitionSockets().some((socket) => socket.audioBytes > 0)) {
+    while ((await speech.report()).microphoneBytes === 0) {
       await page.waitForTimeout(50);
     }
 
     for (let turn = 0; turn < TURNS; turn += 1) {
       const played = (await timingsOf(page)).playing.length;
-      fake.say(QUESTIONS[turn % QUESTIONS.length] ?? 'Why is Mars red?');
+      speech.say(QUESTIONS[turn % QUESTIONS.length] ?? 'Why is Mars red?');
       await page.waitForFunction(
         (count) =>
           (window as unknown as { __timings: { playing: number[] } }).__timings.playing.length > count,
@@ -119,8 +104,9 @@ async function main(): Promise<void> {
     }
 
     const { playing, chat } = await timingsOf(page);
+    const { timeline } = await speech.report();
     const at = (event: 'phrase' | 'ssml' | 'first-audio') =>
-      fake.timeline.filter((entry) => entry.event === event).map((entry) => entry.at);
+      timeline.filter((entry) => entry.event === event).map((entry) => entry.at);
     const phrases = at('phrase');
     const ssml = at('ssml');
     const firstAudio = at('first-audio');
@@ -158,7 +144,7 @@ async function main(): Promise<void> {
     );
     console.log(
       `  the fake speech service answers each sentence's first audio byte after ${SYNTHESIS_FIRST_BYTE_MS} ms ` +
-        `(subtracted), over loopback TLS; the local server runs in its own process`,
+        `(subtracted), over loopback TLS; it and the local server each run in a process of their own`,
     );
     console.log(
       `  of which, medians: phrase → chat request ${medianOf('heard')} ms, reply → SSML sent ${medianOf('toSsml')} ms, ` +
@@ -178,7 +164,7 @@ async function main(): Promise<void> {
     await context.close();
   } finally {
     await browser.close();
-    await speech.close();
+    await speech.stop();
     await server.stop();
   }
 }
