@@ -5,6 +5,10 @@ import unit from '../../vitest.config';
 // never the browser tests, and not the CDK synth, lint or ops-tool tests, which import nothing mutated.
 // The rest (timeouts, environment) is the unit config's; `include` replaces its list rather than adding to it.
 export default defineConfig({
+  // Stryker's sandbox links node_modules from outside its own root, and Vite refuses files outside the
+  // root: the Speech SDK's worklet (`?url` in azure-engine.ts) would fail to load, and Stryker counts a
+  // test file that fails to load as no tests at all (pronunciation.test.ts, azure-engine.test.ts).
+  server: { fs: { strict: false } },
   test: {
     ...unit.test,
     include: ['test/lambdas/**/*.test.ts', 'test/web/**/*.test.{ts,tsx}'],

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LOCALES, type Locale } from '../../lambdas/contract/languages';
 import { ssmlFor } from '../../web/src/speech/azure-engine';
 import { aliased, pronounced } from '../../web/src/speech/pronunciation';
@@ -131,6 +131,103 @@ describe('the pronunciation lexicon', () => {
         for (const spelling of entry.written[locale] ?? []) expect(spelling).toMatch(script);
       }
     }
+  });
+});
+
+describe('the lexicon’s own rules', () => {
+  it('lets no spelling name two entries in one language', () => {
+    for (const locale of LOCALES) {
+      const named = new Map<string, string>();
+      for (const entry of LEXICON) {
+        for (const spelling of spellings(entry, locale)) {
+          expect(named.get(spelling) ?? entry.id, `${spelling} in ${locale}`).toBe(entry.id);
+          named.set(spelling, entry.id);
+        }
+      }
+    }
+  });
+
+  it('gives pinyin only to names with one Chinese spelling, the one it reads', () => {
+    for (const entry of LEXICON.filter((candidate) => candidate.pinyin !== undefined)) {
+      expect(entry.written['zh-CN'], entry.id).toHaveLength(1);
+    }
+  });
+});
+
+/**
+ * The module afresh: each language's pattern of names is built on first use and kept, so a test that
+ * checks how names are found builds its own.
+ */
+async function freshPronunciation() {
+  vi.resetModules();
+  return import('../../web/src/speech/pronunciation');
+}
+
+describe('finding names in a sentence', () => {
+  it('cuts a sentence into text and one phoneme per written word, text kept together', async () => {
+    const { pronounced } = await freshPronunciation();
+    const phoneme = (text: string, ph: string) => ({ kind: 'phoneme', text, alphabet: 'ipa', ph });
+    expect(pronounced('Look at Sirius and Proxima Centauri.', 'en-US')).toEqual([
+      { kind: 'text', text: 'Look at ' },
+      phoneme('Sirius', 'ˈsɪɹiəs'),
+      { kind: 'text', text: ' and ' },
+      phoneme('Proxima', 'ˈpɹɑksɪmə'),
+      { kind: 'text', text: ' ' },
+      phoneme('Centauri', 'sɛnˈtɔɹaɪ'),
+      { kind: 'text', text: '.' },
+    ]);
+    // A name said as written is text, one piece with the text around it.
+    expect(pronounced('我看见了天津四。', 'zh-CN')).toEqual([{ kind: 'text', text: '我看见了天津四。' }]);
+    expect(pronounced('', 'en-US')).toEqual([]);
+  });
+
+  it('leaves a name the language has no spelling or IPA for as it is written', async () => {
+    const { pronounced, aliased } = await freshPronunciation();
+    expect(pronounced('Deneb brille.', 'fr-FR')).toEqual([{ kind: 'text', text: 'Deneb brille.' }]);
+    expect(aliased('Deneb brille.', 'fr-FR')).toBe('Deneb brille.');
+  });
+
+  it('keeps each of a language’s own spellings, and gives a foreign one the first of them', async () => {
+    const { aliased } = await freshPronunciation();
+    expect(aliased('牛郎星和河鼓二', 'zh-CN')).toBe('牛郎星和河鼓二');
+    expect(aliased('Altair很亮', 'zh-CN')).toBe('牛郎星很亮');
+  });
+
+  it('knows where each name is, so no sentence cut falls inside one', async () => {
+    const { nameSpans } = await freshPronunciation();
+    expect(nameSpans('Sirius and M31 and M 42.', 'en-US')).toEqual([
+      [0, 6],
+      [11, 14],
+      [19, 23],
+    ]);
+    expect(nameSpans('No names here.', 'en-US')).toEqual([]);
+    // The longest spelling first: "Sirius" in Arabic is two words, not the one-word spelling and a word.
+    expect(nameSpans('الشعرى اليمانية ساطعة', 'ar-SA')).toEqual([[0, 15]]);
+  });
+
+  it('spells Messier as each language writes it', async () => {
+    const { aliased, pronounced } = await freshPronunciation();
+    expect(aliased('M31とM 42', 'ja-JP')).toBe('メシエ31とメシエ42');
+    expect(pronounced('M87是星系。', 'zh-CN')).toEqual([{ kind: 'text', text: '梅西耶87是星系。' }]);
+  });
+
+  it('finds whole words only, in each script’s own sense of a word', async () => {
+    const { nameSpans } = await freshPronunciation();
+    // Latin: letters and digits; Io is not in Ionian or Io2, Vega not in Vegas.
+    expect(nameSpans('Ionian Io Io2 Vegas Vega', 'en-US')).toEqual([
+      [7, 9],
+      [20, 24],
+    ]);
+    // Katakana: katakana and the long-vowel mark; イオ is Io, イオン an ion, イオー another word.
+    expect(nameSpans('イオが見える、イオン、イオー', 'ja-JP')).toEqual([[0, 2]]);
+    // Arabic and Hebrew: a letter joined to the name makes another word.
+    expect(nameSpans('الشعرىات', 'ar-SA')).toEqual([]);
+    expect(nameSpans('כימה וכימהה', 'he-IL')).toEqual([[0, 4]]);
+    // Chinese has no word breaks: a name touching other characters is still a name.
+    expect(nameSpans('我看见了参宿四和天津四。', 'zh-CN')).toEqual([
+      [4, 7],
+      [8, 11],
+    ]);
   });
 });
 

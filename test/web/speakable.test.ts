@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LOCALES, type Locale } from '../../lambdas/contract/languages';
 import { SentenceCutter, sentencesOf } from '../../web/src/conversation/sentences';
-import { speakableText } from '../../web/src/speech/speakable';
+import { speakableText, unbreakableSpans } from '../../web/src/speech/speakable';
 
 // What is spoken is derived from what is shown (docs/behaviour.md §17.7): one table per language.
 
@@ -195,6 +195,34 @@ describe('markdown is never spoken', () => {
     expect(speakableText(shown, 'en-US')).toBe(spoken);
   });
 
+  it.each([
+    // Line breaks of every platform.
+    ['# Sun\rIt shines', 'Sun. It shines'],
+    ['# Sun\r\nIt shines', 'Sun. It shines'],
+    // A table row starts and ends with a bar, wherever the spaces are; its empty cells are not said.
+    ['Mars | 2 |', 'Mars 2'],
+    ['| Mars | 2 | moons', 'Mars 2 moons'],
+    ['  | Mars |  | 2 |  ', 'Mars, 2.'],
+    // An empty list item says nothing; an item's trailing spaces do not come before its full stop.
+    ['Stars\n- \nend', 'Stars end'],
+    ['- Mars  \n- Venus', 'Mars. Venus.'],
+    // A stray mark after a question keeps the question's own pause.
+    ['- Is it Mars?~', 'Is it Mars?'],
+    ['- Is it~ Mars?~', 'Is it Mars?'],
+    ['- Is it Mars?__', 'Is it Mars?'],
+    // Tags are a pause, code marks nothing.
+    ['a<br>b', 'a b'],
+    ['See <a href="https://nasa.gov">Mars</a>now.', 'See Mars now.'],
+    ['Type `M31`, or ``a`b``.', 'Type M31, or ab.'],
+    ['a ```js b', 'a js b'],
+    // Emphasis underscores go, even before punctuation; the ones inside a word part it.
+    ['(__Mars__) and _Venus_.', '(Mars) and Venus.'],
+    ['snake_case, snake__case', 'snake case, snake case'],
+    ['3 * 10^8 m/s', '3 times 10 to the power of 8 meters per second'],
+  ])('%j', (shown, spoken) => {
+    expect(speakableText(shown, 'en-US')).toBe(spoken);
+  });
+
   it('ends headings and list items with the language’s own full stop', () => {
     expect(speakableText('## 太陽\n- 恒星\n- 大きい', 'ja-JP')).toBe('太陽。 恒星。 大きい。');
     // Asterisks are emphasis on screen, never read aloud (docs/behaviour.md §5.5), stray ones included.
@@ -202,6 +230,63 @@ describe('markdown is never spoken', () => {
       'Saturn has many rings indeed',
     );
     expect(speakableText('## Le Soleil\n- une étoile', 'fr-FR')).toBe('Le Soleil. une étoile.');
+  });
+});
+
+describe('symbols and numbers, rule by rule', () => {
+  it.each([
+    // The minus sign a voice may not read, and raised exponents with their signs.
+    ['It is −5 °C.', 'en-US', 'It is -5 degrees Celsius.'],
+    ['10⁻³ m, 10⁺² m', 'en-US', '10 to the power of minus 3 meters, 10 to the power of 2 meters'],
+    ['10^+3 km', 'en-US', '10 to the power of 3 kilometers'],
+    // Symbols between words, with or without spaces, in the language's words and spacing.
+    ['x×y, x ≈ y, x±y', 'en-US', 'x times y, x approximately y, x plus or minus y'],
+    ['x×y, x≈y, x±y', 'ja-JP', 'xかけるy, x約y, xプラスマイナスy'],
+    ['x×y, x≈y', 'fr-FR', 'x fois y, x environ y'],
+    // A measurement with its error takes the plural of what it measures.
+    ['1.5 ± 0.2 km', 'en-US', '1.5 plus or minus 0.2 kilometers'],
+    // One times a power of ten, to a power or in millions is many kilometres, never one.
+    [
+      '1 × 10^3 km, 1e3 km, 1^2 km, 1 million km',
+      'en-US',
+      '1 times 10 to the power of 3 kilometers, ' +
+        '1 times 10 to the power of 3 kilometers, 1 to the power of 2 kilometers, 1 million kilometers',
+    ],
+    ['1 km', 'en-US', '1 kilometer'],
+  ] as const)('%j in %s', (shown, locale, spoken) => {
+    expect(speakableText(shown, locale)).toBe(spoken);
+  });
+
+  // The plural of a written number: which mark is the decimal point decides one, few, many or other.
+  it.each([
+    // Eastern Arabic and Persian digits count as digits (Arabic: 5 is "few", 1.005 "other").
+    ['۵ km', 'ar-SA', '۵ كيلومترات'],
+    ['٥ km', 'ar-SA', '٥ كيلومترات'],
+    // Arabic writes 1,005 (a thousand and five: "few") and 1.005 (one and a bit: "other").
+    ['1,005 km', 'ar-SA', '1,005 كيلومترات'],
+    ['1.005 km', 'ar-SA', '1.005 كيلومتر'],
+    ['15 km', 'ar-SA', '15 كيلومترًا'],
+    ['1,5 km', 'ar-SA', '1,5 كيلومتر'],
+    // Both marks: the last is the decimal point (1000.5 is "other", not 10005, "few").
+    ['1,000.5 km', 'ar-SA', '1,000.5 كيلومتر'],
+    // French groups with a point: 1.000 is a thousand ("other"), 1,000 is one ("one").
+    ['1.000 km', 'fr-FR', '1.000 kilomètres'],
+    ['1,000 km', 'fr-FR', '1,000 kilomètre'],
+    // A million in Spanish takes "de", however its thousands are grouped.
+    ['1,000,000 km', 'es-ES', '1,000,000 de kilómetros'],
+    ['1.000.000 km', 'es-ES', '1.000.000 de kilómetros'],
+  ] as const)('%j in %s', (shown, locale, spoken) => {
+    expect(speakableText(shown, locale)).toBe(spoken);
+  });
+});
+
+describe('where a sentence may not be cut', () => {
+  it('keeps each number with its exponent and unit', () => {
+    expect(unbreakableSpans('It is 5 km. Go 10^3 m.')).toEqual([
+      [6, 10],
+      [15, 21],
+    ]);
+    expect(unbreakableSpans('No numbers here.')).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { Locale } from '#contract/languages';
-import { LEXICON, MESSIER_NUMBER, type IpaLocale, type NameEntry } from './pronunciation-lexicon';
+import { LEXICON, MESSIER_NUMBER, type NameEntry } from './pronunciation-lexicon';
 
 /**
  * One piece of a sentence as the Azure voice should say it (docs/behaviour.md §17.8): plain text, or a
@@ -35,9 +35,9 @@ export function pronounced(text: string, locale: Locale): SpokenSegment[] {
   for (const match of spelled.matchAll(matcher.pattern)) {
     plain(spelled.slice(at, match.index));
     const entry = matcher.entries.get(match[0]);
-    for (const segment of entry
-      ? azureSays(entry, locale, match[0])
-      : [{ kind: 'text' as const, text: match[0] }]) {
+    // Stryker disable next-line ArrayDeclaration,ObjectLiteral: every match is one of the matcher's spellings.
+    const said = entry ? azureSays(entry, locale, match[0]) : [{ kind: 'text' as const, text: match[0] }];
+    for (const segment of said) {
       if (segment.kind === 'text') plain(segment.text);
       else segments.push(segment);
     }
@@ -67,47 +67,46 @@ export function nameSpans(text: string, locale: Locale): Array<readonly [number,
 }
 
 function azureSays(entry: NameEntry, locale: Locale, found: string): SpokenSegment[] {
-  const ipa = isIpaLocale(locale) ? entry.ipa[locale] : undefined;
+  // Only the IPA locales have an IPA spelling.
+  const ipa = (entry.ipa as Readonly<Partial<Record<Locale, string>>>)[locale];
   if (ipa !== undefined) return phonemes(found, ipa);
-  const own = entry.written[locale];
-  const foreign = own !== undefined && !own.includes(found);
-  if (locale === 'zh-CN' && entry.pinyin !== undefined && (foreign || own?.[0] === found)) {
+  // A Chinese name's pinyin is for its one Chinese spelling, and for its Latin ones said in Chinese.
+  if (locale === 'zh-CN' && entry.pinyin !== undefined) {
     return [{ kind: 'phoneme', text: found, alphabet: 'sapi', ph: entry.pinyin }];
   }
-  const reading = entry.readings?.[found];
-  if (reading !== undefined) return [{ kind: 'sub', text: found, alias: reading }];
-  if (foreign && own[0] !== undefined) return [{ kind: 'sub', text: found, alias: own[0] }];
-  return [{ kind: 'text', text: found }];
+  const alias = entry.readings?.[found] ?? ownSpelling(entry, locale, found);
+  return alias === undefined ? [{ kind: 'text', text: found }] : [{ kind: 'sub', text: found, alias }];
 }
 
 function browserSays(entry: NameEntry, locale: Locale, found: string): string {
-  const alias = entry.alias[locale];
-  if (alias !== undefined) return alias;
-  const reading = entry.readings?.[found];
-  if (reading !== undefined) return reading;
-  const own = entry.written[locale];
-  return own !== undefined && !own.includes(found) && own[0] !== undefined ? own[0] : found;
+  return entry.alias[locale] ?? entry.readings?.[found] ?? ownSpelling(entry, locale, found) ?? found;
 }
 
-/** One phoneme element per written word ("Proxima Centauri"), so each word keeps its own stress. */
+/** The language's own spelling of a name found written another way ("Betelgeuse" in Arabic text). */
+function ownSpelling(entry: NameEntry, locale: Locale, found: string): string | undefined {
+  const own = entry.written[locale] ?? [];
+  return own.includes(found) ? undefined : own[0];
+}
+
+/**
+ * One phoneme element per written word ("Proxima Centauri"), so each word keeps its own stress; the
+ * lexicon gives each written word its own IPA word (pronunciation.test.ts checks every entry).
+ */
 function phonemes(found: string, ipa: string): SpokenSegment[] {
-  const words = found.split(' ');
   const sounds = ipa.split(' ');
-  if (words.length !== sounds.length) return [{ kind: 'phoneme', text: found, alphabet: 'ipa', ph: ipa }];
-  return words.flatMap((word, index): SpokenSegment[] => {
+  return found.split(' ').flatMap((word, index): SpokenSegment[] => {
+    // Stryker disable next-line StringLiteral: the lexicon has an IPA word for every written word.
     const said: SpokenSegment = { kind: 'phoneme', text: word, alphabet: 'ipa', ph: sounds[index] ?? '' };
     return index === 0 ? [said] : [{ kind: 'text', text: ' ' }, said];
   });
 }
 
-function isIpaLocale(locale: Locale): locale is IpaLocale {
-  return locale !== 'ar-SA' && locale !== 'he-IL' && locale !== 'ja-JP' && locale !== 'zh-CN';
-}
+/** The lexicon's "Messier", as each language writes it. */
+const MESSIER = LEXICON.find((entry) => entry.id === 'messier');
 
 /** "M31" → "Messier 31" ("メシエ31"), as the language writes Messier. */
 function withMessierSpelled(text: string, locale: Locale): string {
-  const messier = LEXICON.find((entry) => entry.id === 'messier');
-  const spelled = messier?.written[locale]?.[0] ?? messier?.en[0] ?? 'Messier';
+  const spelled = MESSIER?.written[locale]?.[0] ?? 'Messier';
   const gap = locale === 'ja-JP' || locale === 'zh-CN' ? '' : ' ';
   return text.replace(MESSIER_NUMBER, (_all, number: string) => `${spelled}${gap}${number}`);
 }
@@ -122,24 +121,25 @@ const matchers = new Map<Locale, Matcher>();
 /** One pattern for every spelling of every name in the locale, longest first, each whole. */
 function matcherFor(locale: Locale): Matcher {
   const known = matchers.get(locale);
+  // Stryker disable next-line ConditionalExpression: a cache; building the matcher again gives the same one.
   if (known) return known;
+  // No spelling names two entries in one language (pronunciation.test.ts checks the lexicon).
   const entries = new Map<string, NameEntry>();
   for (const entry of LEXICON) {
-    for (const spelling of [...entry.en, ...(entry.written[locale] ?? [])]) {
-      if (!entries.has(spelling)) entries.set(spelling, entry);
-    }
+    for (const spelling of [...entry.en, ...(entry.written[locale] ?? [])]) entries.set(spelling, entry);
   }
-  // One group per kind of word boundary, so each boundary is compiled once, not once per spelling.
-  const byBoundary = new Map<string, string[]>();
+  // One group per script's word boundary, so each boundary is compiled once, not once per spelling;
+  // longest first, so "الشعرى اليمانية" is one name, not "الشعرى" and a word.
+  const byBoundary = new Map<string, { readonly after: string; readonly spellings: string[] }>();
   for (const spelling of [...entries.keys()].sort((a, b) => b.length - a.length)) {
     const [before, after] = boundaries(spelling);
-    const key = `${before}\n${after}`;
-    byBoundary.set(key, [...(byBoundary.get(key) ?? []), spelling.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')]);
+    const group = byBoundary.get(before) ?? { after, spellings: [] };
+    group.spellings.push(spelling.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    byBoundary.set(before, group);
   }
-  const alternatives = [...byBoundary].map(([key, spellings]) => {
-    const [before = '', after = ''] = key.split('\n');
-    return `${before}(?:${spellings.join('|')})${after}`;
-  });
+  const alternatives = [...byBoundary].map(
+    ([before, { after, spellings }]) => `${before}(?:${spellings.join('|')})${after}`,
+  );
   const matcher = { pattern: new RegExp(alternatives.join('|'), 'gu'), entries };
   matchers.set(locale, matcher);
   return matcher;
