@@ -389,3 +389,209 @@ describe('the browser speech engine: speaking', () => {
     expect(spoken).toEqual([]);
   });
 });
+
+describe('the browser speech engine: edges', () => {
+  it('can listen when the browser has SpeechRecognition, and does nothing on start without it', async () => {
+    expect(new BrowserSpeechEngine(fakeWindow().win).canListen).toBe(true);
+    const h = handlers();
+    await expect(new BrowserSpeechEngine({} as never).startListening('en-US', h)).resolves.toBeUndefined();
+    expect(h.health).toEqual([]);
+  });
+
+  it('passes on trimmed text, never an empty phrase, from the first new result on', async () => {
+    const { win, recognitions } = fakeWindow();
+    const engine = new BrowserSpeechEngine(win);
+    const h = handlers();
+    await engine.startListening('en-US', h);
+    recognitions[0]?.emit(
+      [
+        { text: 'Already heard.', isFinal: true },
+        { text: '   ', isFinal: true },
+        { text: ' What is a quasar? ', isFinal: true },
+        { text: ' and ', isFinal: false },
+      ],
+      1,
+    );
+    expect(h.heard).toEqual(['final:What is a quasar?', 'interim:and']);
+  });
+
+  it('logs which error the browser gave, and why a restart failed', async () => {
+    const logged = vi.mocked(console.error);
+    const { win, recognitions } = fakeWindow();
+    const engine = new BrowserSpeechEngine(win, { ...BROWSER_SPEECH_TIMINGS, reconnectBackoffMs: [500] });
+    await engine.startListening('en-US', handlers());
+    const recognition = recognitions[0];
+    if (!recognition) throw new Error('no recogniser');
+    recognition.onerror?.({ error: 'network' });
+    expect(logged.mock.calls.flat().join(' ')).toContain('speech recognition error: network');
+    recognition.start = () => {
+      throw new DOMException('busy', 'InvalidStateError');
+    };
+    recognition.onend?.();
+    await vi.advanceTimersByTimeAsync(500);
+    expect(logged.mock.calls.flat().map(String).join(' ')).toContain('starting speech recognition failed');
+  });
+
+  it('ends a denied session quietly: no interim text is cleared and nothing restarts', async () => {
+    const { win, recognitions } = fakeWindow();
+    const engine = new BrowserSpeechEngine(win);
+    const h = handlers();
+    await engine.startListening('en-US', h);
+    recognitions[0]?.onerror?.({ error: 'service-not-allowed' });
+    recognitions[0]?.onend?.();
+    await vi.runAllTimersAsync();
+    expect(h.heard).toEqual([]);
+    expect(h.health).toEqual(['microphone_denied']);
+    expect(recognitions[0]?.calls).toEqual(['start']);
+  });
+
+  it('starts a new session clean, whatever the last one went through', async () => {
+    const { win, recognitions } = fakeWindow();
+    const engine = new BrowserSpeechEngine(win);
+    const first = handlers();
+    await engine.startListening('en-US', first);
+    recognitions[0]?.onerror?.({ error: 'network' });
+    await engine.stopListening();
+    const second = handlers();
+    await engine.startListening('en-US', second);
+    // The browser ends the new session after silence: a routine restart, not a reconnect.
+    recognitions[1]?.onend?.();
+    await vi.advanceTimersByTimeAsync(250);
+    expect(recognitions[1]?.calls).toEqual(['start', 'start']);
+    expect(second.health).toEqual([]);
+  });
+
+  it('stops listening even when the browser throws while aborting', async () => {
+    const { win, recognitions } = fakeWindow();
+    const engine = new BrowserSpeechEngine(win);
+    await engine.startListening('en-US', handlers());
+    const recognition = recognitions[0];
+    if (!recognition) throw new Error('no recogniser');
+    recognition.abort = () => {
+      throw new DOMException('gone', 'InvalidStateError');
+    };
+    await expect(engine.stopListening()).resolves.toBeUndefined();
+    expect(String(vi.mocked(console.error).mock.calls.at(-1)?.[0])).toContain(
+      'stopping speech recognition failed',
+    );
+    await vi.runAllTimersAsync();
+    expect(recognition.calls).toEqual(['start']);
+  });
+
+  it('refuses to speak without speechSynthesis or without SpeechSynthesisUtterance', async () => {
+    const { win } = fakeWindow();
+    const { SpeechSynthesisUtterance: _utterance, ...withoutUtterance } = win as unknown as Record<
+      string,
+      unknown
+    >;
+    const { speechSynthesis: _synthesis, ...withoutSynthesis } = win as unknown as Record<string, unknown>;
+    for (const partial of [withoutUtterance, withoutSynthesis]) {
+      await expect(new BrowserSpeechEngine(partial as never).speak('Hi', 'en-US', 1)).rejects.toThrow(
+        'Speech synthesis is not available',
+      );
+    }
+  });
+
+  it('treats an utterance interrupted or cancelled by the browser as done, not failed', async () => {
+    const { win, spoken } = fakeWindow();
+    const engine = new BrowserSpeechEngine(win);
+    const interrupted = engine.speak('One.', 'en-US', 1);
+    const canceled = engine.speak('Two.', 'en-US', 1);
+    await vi.advanceTimersByTimeAsync(0);
+    spoken[0]?.onerror?.({ error: 'interrupted' });
+    spoken[1]?.onerror?.({ error: 'canceled' });
+    await expect(interrupted).resolves.toBeUndefined();
+    await expect(canceled).resolves.toBeUndefined();
+  });
+
+  it('gives the next sentence its start deadline from when the one before it ends', async () => {
+    const { win, spoken } = fakeWindow();
+    const engine = new BrowserSpeechEngine(win);
+    const first = outcomeOf(engine.speak('A long first sentence.', 'en-US', 1));
+    const second = outcomeOf(engine.speak('Two.', 'en-US', 1));
+    await vi.advanceTimersByTimeAsync(0);
+    spoken[0]?.onstart?.();
+    await vi.advanceTimersByTimeAsync(2_000);
+    spoken[0]?.onend?.();
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect([first(), second()]).toEqual(['resolved', 'pending']);
+    // The second never starts: it is given up 3 s after it reached the head of the queue.
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(second()).toBe('rejected: Speech synthesis did not start in time');
+  });
+
+  it('keeps the speaking deadline of the sentence being spoken when a later one fails', async () => {
+    const { win, spoken } = fakeWindow();
+    const engine = new BrowserSpeechEngine(win);
+    const text = 'A sentence the voice takes its time over.';
+    const first = outcomeOf(engine.speak(text, 'en-US', 1));
+    const second = outcomeOf(engine.speak('Two.', 'en-US', 1));
+    await vi.advanceTimersByTimeAsync(0);
+    spoken[0]?.onstart?.();
+    spoken[1]?.onerror?.({ error: 'synthesis-failed' });
+    await vi.advanceTimersByTimeAsync(BROWSER_SPEECH_TIMINGS.startDeadlineMs + 1);
+    expect([first(), second()]).toEqual(['pending', 'rejected: Speech synthesis error: synthesis-failed']);
+    spoken[0]?.onend?.();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(first()).toBe('resolved');
+  });
+
+  it('ignores a late end from a skipped sentence: the next reply still waits for its own', async () => {
+    const { win, spoken } = fakeWindow();
+    const engine = new BrowserSpeechEngine(win);
+    void engine.speak('Skipped.', 'en-US', 1);
+    await vi.advanceTimersByTimeAsync(0);
+    engine.stopSpeaking();
+    const next = outcomeOf(engine.speak('Next.', 'en-US', 1));
+    await vi.advanceTimersByTimeAsync(0);
+    spoken[1]?.onstart?.();
+    spoken[0]?.onend?.();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(next()).toBe('pending');
+    spoken[1]?.onend?.();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(next()).toBe('resolved');
+  });
+
+  it('leaves the browser’s speech alone when Skip finds nothing to stop', () => {
+    const { win, canceled } = fakeWindow();
+    new BrowserSpeechEngine(win).stopSpeaking();
+    expect(canceled).toEqual([]);
+  });
+
+  it('keeps waiting when the voice list changes but is still empty', async () => {
+    const { win, spoken, loadVoices } = fakeWindow([]);
+    const engine = new BrowserSpeechEngine(win);
+    void engine.speak('Bonjour', 'fr-FR', 1);
+    await vi.advanceTimersByTimeAsync(100);
+    loadVoices([]);
+    await vi.advanceTimersByTimeAsync(100);
+    loadVoices([{ lang: 'fr-FR', name: 'Denise' }]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(spoken[0]).toMatchObject({ voice: { name: 'Denise' } });
+    engine.stopSpeaking();
+  });
+
+  it('waits out the voice list on a browser whose speechSynthesis has no events', async () => {
+    const { win } = fakeWindow([]);
+    const synthesis = (win as unknown as { speechSynthesis: Record<string, unknown> }).speechSynthesis;
+    delete synthesis.addEventListener;
+    delete synthesis.removeEventListener;
+    const engine = new BrowserSpeechEngine(win);
+    const outcome = outcomeOf(engine.speak('Hello', 'en-US', 1));
+    await vi.advanceTimersByTimeAsync(BROWSER_SPEECH_TIMINGS.voicesWaitMs);
+    expect(outcome()).toBe('rejected: no speech voice for en-US');
+  });
+
+  it('prefers the voice for the exact language and country, however the browser writes it', async () => {
+    const { win, spoken } = fakeWindow([
+      { lang: 'pt-PT', name: 'Joana' },
+      { lang: 'pt_BR', name: 'Luciana' },
+    ]);
+    const engine = new BrowserSpeechEngine(win);
+    void engine.speak('Olá', 'pt-BR', 1);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(spoken[0]).toMatchObject({ voice: { name: 'Luciana' } });
+    engine.stopSpeaking();
+  });
+});

@@ -156,11 +156,17 @@ describe('the lexicon’s own rules', () => {
 
 /**
  * The module afresh: each language's pattern of names is built on first use and kept, so a test that
- * checks how names are found builds its own.
+ * checks how names are found builds its own. The lexicon is data, and stays the one already loaded.
  */
 async function freshPronunciation() {
+  const lexicon = await import('../../web/src/speech/pronunciation-lexicon');
   vi.resetModules();
-  return import('../../web/src/speech/pronunciation');
+  vi.doMock('../../web/src/speech/pronunciation-lexicon', () => lexicon);
+  try {
+    return await import('../../web/src/speech/pronunciation');
+  } finally {
+    vi.doUnmock('../../web/src/speech/pronunciation-lexicon');
+  }
 }
 
 describe('finding names in a sentence', () => {

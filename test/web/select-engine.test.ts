@@ -11,14 +11,20 @@ import { sendJson, startFakeServer, type FakeServer } from '../support/loopback'
 let server: FakeServer;
 let select: typeof SelectEngine.selectSpeechEngine;
 const player = {} as AudioPlayer;
+const azure = { kind: 'azure' };
+const createAzureEngine = vi.fn(async () => azure);
 
 beforeAll(async () => {
   server = await startFakeServer((_request, response) => sendJson(response, 500, {}));
   vi.stubEnv('VITE_API_BASE', server.url);
   vi.resetModules();
+  // The Azure engine itself meets the fake speech service in azure-engine-*.test.ts; here only the
+  // choice and what it is given are at stake.
+  vi.doMock('../../web/src/speech/azure-engine', () => ({ createAzureEngine }));
   ({ selectSpeechEngine: select } = await import('../../web/src/speech/select-engine'));
 });
 afterAll(async () => {
+  vi.doUnmock('../../web/src/speech/azure-engine');
   vi.unstubAllEnvs();
   await server.close();
 });
@@ -62,27 +68,16 @@ describe('with a token', () => {
     const expiresAt = new Date(Date.now() + 10 * 60_000).toISOString();
     const token = { token: 'token-1', region: 'westeurope', expiresAt };
     server.respondWith((_request, response) => sendJson(response, 200, token));
-    const azure = { kind: 'azure' };
-    const createAzureEngine = vi.fn(async () => azure);
-    // The Azure engine itself meets the fake speech service in azure-engine-*.test.ts; here only the
-    // choice and what it is given are at stake.
-    vi.doMock('../../web/src/speech/azure-engine', () => ({ createAzureEngine }));
-    vi.resetModules();
-    const { selectSpeechEngine } = await import('../../web/src/speech/select-engine');
-    try {
-      expect(await selectSpeechEngine(player)).toBe(azure);
-      expect(createAzureEngine).toHaveBeenCalledTimes(1);
-      const [options] = createAzureEngine.mock.calls[0] as unknown as [
-        { token: unknown; player: unknown; fetchToken: (signal?: AbortSignal) => Promise<unknown> },
-      ];
-      expect(options.token).toEqual(token);
-      expect(options.player).toBe(player);
-      const asked = server.requests.length;
-      server.respondWith((_request, response) => sendJson(response, 200, { ...token, token: 'token-2' }));
-      expect(await options.fetchToken(new AbortController().signal)).toEqual({ ...token, token: 'token-2' });
-      expect(server.requests.length).toBe(asked + 1);
-    } finally {
-      vi.doUnmock('../../web/src/speech/azure-engine');
-    }
+    expect(await select(player)).toBe(azure);
+    expect(createAzureEngine).toHaveBeenCalledTimes(1);
+    const [options] = createAzureEngine.mock.calls[0] as unknown as [
+      { token: unknown; player: unknown; fetchToken: (signal?: AbortSignal) => Promise<unknown> },
+    ];
+    expect(options.token).toEqual(token);
+    expect(options.player).toBe(player);
+    const asked = server.requests.length;
+    server.respondWith((_request, response) => sendJson(response, 200, { ...token, token: 'token-2' }));
+    expect(await options.fetchToken(new AbortController().signal)).toEqual({ ...token, token: 'token-2' });
+    expect(server.requests.length).toBe(asked + 1);
   });
 });

@@ -86,8 +86,10 @@ export class BrowserSpeechEngine implements SpeechEngine {
   private recognition: RecognitionLike | null = null;
   private handlers: RecognitionHandlers | null = null;
   private health: ListeningHealth | null = null;
+  // Stryker disable next-line BooleanLiteral: startListening sets it before anything reads it.
   private wantsToListen = false;
   /** The last recognition session failed; the next restart is a reconnect with backoff. */
+  // Stryker disable next-line BooleanLiteral: startListening sets it before anything reads it.
   private failing = false;
   private failures = 0;
   private restartTimer: ReturnType<typeof setTimeout> | undefined;
@@ -114,13 +116,11 @@ export class BrowserSpeechEngine implements SpeechEngine {
     recognition.continuous = true;
     recognition.interimResults = true;
     recognition.lang = locale;
-    recognition.onstart = () => this.recovered(recognition);
+    recognition.onstart = () => this.recovered();
     recognition.onresult = (event) => {
-      this.recovered(recognition);
+      this.recovered();
       let interim = '';
-      for (let index = event.resultIndex; index < event.results.length; index += 1) {
-        const result = event.results[index];
-        if (!result) continue;
+      for (const result of Array.from(event.results).slice(event.resultIndex)) {
         const transcript = result[0].transcript;
         if (result.isFinal) {
           if (transcript.trim() !== '') handlers.onFinal(transcript.trim());
@@ -140,8 +140,9 @@ export class BrowserSpeechEngine implements SpeechEngine {
         this.failing = true;
       }
     };
+    // stopListening takes the handlers away, so only the current recogniser's events arrive here.
     recognition.onend = () => {
-      if (!this.wantsToListen || this.recognition !== recognition) return;
+      if (!this.wantsToListen) return;
       handlers.onInterim('');
       this.scheduleRestart(recognition);
     };
@@ -205,6 +206,7 @@ export class BrowserSpeechEngine implements SpeechEngine {
   }
 
   stopSpeaking(): void {
+    // Stryker disable next-line AssignmentOperator: any change of generation drops the waiting speak().
     this.generation += 1;
     const dropped = this.queue.splice(0);
     for (const queued of dropped) clearTimeout(queued.timer);
@@ -296,8 +298,7 @@ export class BrowserSpeechEngine implements SpeechEngine {
   }
 
   /** Audio reaches the recogniser again (it started, or heard something). */
-  private recovered(recognition: RecognitionLike): void {
-    if (this.recognition !== recognition) return;
+  private recovered(): void {
     this.failing = false;
     this.failures = 0;
     this.report('listening');
