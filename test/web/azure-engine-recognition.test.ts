@@ -225,6 +225,27 @@ describe('Azure recognition against the speech service protocol', () => {
     expect(service.fake.recognitionSockets()).toHaveLength(0);
   });
 
+  it('takes a SecurityError as a refused microphone too, and anything else thrown as a failure to retry', async () => {
+    const secure = vi.fn(() => {
+      throw new DOMException('Insecure context', 'SecurityError');
+    });
+    const denied = await startEngine({ audioInput: secure, reconnectDelaysMs: [10] });
+    await denied.engine.startListening('en-US', denied.heard);
+    expect(denied.heard.health).toEqual(['microphone_denied']);
+    let calls = 0;
+    const flaky = vi.fn(() => {
+      calls += 1;
+      // Not every runtime throws an Error: a plain value is no refusal, just a failure.
+      if (calls === 1) throw 'no audio device';
+      throw null;
+    });
+    const failing = await startEngine({ audioInput: flaky, reconnectDelaysMs: [10] });
+    await failing.engine.startListening('en-US', failing.heard);
+    expect(failing.heard.health).toEqual(['reconnecting']);
+    await vi.waitFor(() => expect(flaky.mock.calls.length).toBeGreaterThan(2));
+    expect(failing.heard.health).toEqual(['reconnecting']);
+  });
+
   it('stops listening within its deadline when the service never ends the turn', async () => {
     const { engine, service, heard } = await startEngine({
       deadlines: {

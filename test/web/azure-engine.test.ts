@@ -167,5 +167,9 @@ describe('what the engine logs', () => {
     expect(logged).not.toMatch(/eyJ/);
     expect(logged).toContain('language=en-US');
     expect(logged).toContain('X-ConnectionId=abc');
+    // Exactly the token goes, whatever separates it from its label, and the label stays.
+    expect(withoutToken('?Authorization=abc.def&lang=en')).toBe('?Authorization=[token]&lang=en');
+    expect(withoutToken('Authorization: Bearer  abc.def done')).toBe('Authorization: Bearer  [token] done');
+    expect(withoutToken('Bearer%20%20abc.def')).toBe('Bearer%20%20[token]');
   });
 });
