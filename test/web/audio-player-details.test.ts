@@ -91,6 +91,12 @@ describe('the audio player, in detail', () => {
     await expect(playing).rejects.toThrow(/^Audio playback error 4$/);
     // An error with no playback pending changes nothing.
     element.dispatchEvent(new Event('error'));
+    // An element that gives no media error says just that.
+    const next = player.play(clip(1000), 1);
+    await ticks();
+    Object.defineProperty(element, 'error', { value: null, configurable: true });
+    element.dispatchEvent(new Event('error'));
+    await expect(next).rejects.toThrow(/^Audio playback error$/);
   });
 
   it('moves the end deadline when the speed changes: what is left to play, at the new speed', async () => {

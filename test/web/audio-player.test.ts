@@ -216,13 +216,15 @@ class ScriptedMediaSource extends EventTarget {
   static latest: ScriptedMediaSource | null = null;
   /** false: sourceopen never fires. */
   static opens = true;
-  readyState = 'closed';
+  /** true: the source is open as soon as it is attached (no sourceopen event to wait for). */
+  static openAtOnce = false;
+  readyState = ScriptedMediaSource.openAtOnce ? 'open' : 'closed';
   readonly buffer = new ScriptedSourceBuffer();
   ended = false;
   constructor() {
     super();
     ScriptedMediaSource.latest = this;
-    if (ScriptedMediaSource.opens)
+    if (ScriptedMediaSource.opens && !ScriptedMediaSource.openAtOnce)
       queueMicrotask(() => {
         this.readyState = 'open';
         this.dispatchEvent(new Event('sourceopen'));
@@ -243,6 +245,7 @@ describe('the audio player, playing each sentence while it arrives', () => {
   beforeEach(() => {
     ScriptedMediaSource.latest = null;
     ScriptedMediaSource.opens = true;
+    ScriptedMediaSource.openAtOnce = false;
     vi.stubGlobal('MediaSource', ScriptedMediaSource);
   });
   afterEach(() => vi.unstubAllGlobals());
@@ -268,6 +271,37 @@ describe('the audio player, playing each sentence while it arrives', () => {
     element.dispatchEvent(new Event('ended'));
     await playing;
     expect(revoked).toEqual(['blob:astro/1']);
+  });
+
+  it('feeds a source that is open at once without waiting for it to open', async () => {
+    ScriptedMediaSource.openAtOnce = true;
+    const { element, plays } = scriptedAudio();
+    const playing = STREAMING(element).play(new SpeechAudio(4), 1);
+    await ticks();
+    expect(plays).toHaveLength(1);
+    element.dispatchEvent(new Event('ended'));
+    await expect(playing).resolves.toBeUndefined();
+  });
+
+  it('gives the end of a streamed sentence what is left of it to play, at the speed, × 1.5 + slack', async () => {
+    vi.useFakeTimers();
+    const { element } = scriptedAudio();
+    const player = STREAMING(element, { slackMs: 100 });
+    // 8,000 bytes at 4 bytes a millisecond: 2 s of audio, half a second of it already played, at 2×.
+    const audio = new SpeechAudio(4);
+    const playing = player.play(audio, 2);
+    const outcome = expect(playing).rejects.toThrow(new DeadlineError('audio playback', 1225));
+    await vi.advanceTimersByTimeAsync(0);
+    audio.push(new Uint8Array(8000));
+    await vi.advanceTimersByTimeAsync(0);
+    Object.defineProperty(element, 'currentTime', { value: 0.5, configurable: true });
+    audio.end();
+    await vi.advanceTimersByTimeAsync(0);
+    // (2,000 − 500) ms / 2 = 750 ms left: 750 × 1.5 + 100.
+    await vi.advanceTimersByTimeAsync(1224);
+    expect(revoked).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    await outcome;
   });
 
   it('stops with the audio when its synthesis fails half-way, pausing the element', async () => {
