@@ -32,6 +32,8 @@ describe('the check a reply reports through its tool calls (docs/behaviour.md §
       expect(checkOf([{ name: 'check_answer', input }])).toBeUndefined();
     }
     expect(checkOf([{ name: 'show_picture', input: { prompt: 'Saturn' } }])).toBeUndefined();
+    // Only check_answer judges, whatever another tool's input holds.
+    expect(checkOf([{ name: 'show_picture', input: { correct: true } }])).toBeUndefined();
     expect(checkOf([])).toBeUndefined();
     // The first readable judgement counts.
     expect(
@@ -46,6 +48,8 @@ describe('the check a reply reports through its tool calls (docs/behaviour.md §
     expect(parseToolInput('{"correct":true}')).toEqual({ correct: true });
     expect(parseToolInput('')).toEqual({});
     expect(parseToolInput(null)).toEqual({});
+    expect(parseToolInput(undefined)).toEqual({});
+    expect(parseToolInput(' \n ')).toEqual({});
     expect(parseToolInput('{"correct": tr')).toBeUndefined();
   });
 });

@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createOfflineTutor, pieces } from '../../../lambdas/tutor/offline/offline-tutor';
 import { spokenText, spokenTextStream } from '../../../lambdas/tutor/model-text';
+import { StreamedText, withoutPartial, withoutTrailingSpace } from '../../../lambdas/tutor/streamed-text';
+import { doneEvent } from '../../../lambdas/tutor/tutor';
 import { initMessage, LOCALES } from '../../../lambdas/contract/languages';
 import { collect, doneReply } from '../../support/tutor-stream';
 
@@ -112,5 +114,40 @@ describe('the offline tutor streaming', () => {
       tutor.stream({ userMessage: 'Tell me about Saturn', language: 'en-US', history: [] }),
     );
     expect(streamed.events.filter((event) => event.type === 'delta').length).toBeGreaterThan(3);
+  });
+});
+
+describe('the pieces of streamed text', () => {
+  it('fails the reply rather than show text the whole reply does not hold', () => {
+    // A cleaning that changes what it already gave out once more text arrives.
+    const stream = new StreamedText(
+      (raw) => (raw.endsWith('!') ? raw.replace('a', 'b') : raw),
+      (raw) => raw.length,
+    );
+    expect(stream.push('a')).toBe('a');
+    expect(stream.push('!')).toBe('');
+    expect(() => stream.finish()).toThrow('streamed text diverged from the whole reply');
+  });
+
+  it('holds back trailing space and a word still being written', () => {
+    expect(withoutTrailingSpace('Hi \n ')).toBe('Hi');
+    expect(withoutPartial('Hello <thi', '<thinking>')).toBe('Hello ');
+    expect(withoutPartial('x<thinking', '<thinking>')).toBe('x');
+    expect(withoutPartial('<th', '<thinking>')).toBe('');
+    // A whole word is not partial, and only the end of the text counts.
+    expect(withoutPartial('a <thinking>', '<thinking>')).toBe('a <thinking>');
+    expect(withoutPartial('<tea is hot', '<thinking>')).toBe('<tea is hot');
+  });
+});
+
+describe('the done event', () => {
+  it('carries a picture and a check only when the reply has them', () => {
+    expect(Object.keys(doneEvent({ response: 'Hi' }))).toEqual(['type', 'response']);
+    expect(doneEvent({ response: 'Hi', imagePrompt: 'Saturn', check: { type: 'question' } })).toEqual({
+      type: 'done',
+      response: 'Hi',
+      imagePrompt: 'Saturn',
+      check: { type: 'question' },
+    });
   });
 });

@@ -4,6 +4,7 @@ import { modelTurns } from '../../../lambdas/tutor/conversation';
 import { DEFAULT_LEVEL, LEVELS, type Level } from '../../../lambdas/contract/teaching';
 import {
   initInstruction,
+  modelUserText,
   SHOW_PICTURE_TOOL,
   systemPrompt,
   TUTOR_TOOLS,
@@ -42,6 +43,38 @@ describe('the system prompt (docs/behaviour.md §17.9)', () => {
     for (const tool of TUTOR_TOOLS) expect(prompt).toContain(`- ${tool.name}:`);
     expect(prompt).not.toContain('__INIT__');
     expect(prompt).not.toContain('Reference notes');
+  });
+
+  it('tells the model each rule in full, in its own section', () => {
+    const prompt = systemPrompt('en-US', 'teen');
+    // Sections apart, each under its heading.
+    expect(prompt).toMatch(
+      /the language of this conversation\.\n\nLevel: teach for a teenager aged 12 to 15\.\n/,
+    );
+    expect(prompt).toMatch(/\n\nHow to teach:\n- One idea at a time/);
+    expect(prompt).toMatch(/\n\nSafety and topic:\n- The learner may be a child/);
+    expect(prompt).toMatch(
+      /\n\nTools \(never mention them, their names or their input in your reply\):\n- show_picture:/,
+    );
+    for (const rule of [
+      '- Hints before answers: when the learner answers your check question wrongly or says they do not know',
+      '- Be accurate and encouraging; if you are not sure of something, say so simply.',
+      'frightening, violent or personal; never ask for personal details.',
+      '- Talk only about astronomy and space. If the learner asks about something else',
+      'call it once, with its prompt in English, and still give your spoken reply; otherwise do not call it.',
+      'call it with correct true or false, and still give your spoken reply.',
+      'call it, and still give your spoken reply ending with that question.',
+    ]) {
+      expect(prompt).toContain(rule);
+    }
+    expect(systemPrompt('en-US', 'teen', [{ topic: 'stars', text: 'Stars shine.' }])).toMatch(
+      /ending with that question\.\n\nReference notes: /,
+    );
+  });
+
+  it('knows the init message however much space comes before it', () => {
+    expect(modelUserText(`  ${initMessage('fr-FR')}`, 'fr-FR')).toBe(initInstruction('fr-FR'));
+    expect(modelUserText('  What is a comet?  ', 'fr-FR')).toBe('What is a comet?');
   });
 
   it.each(LEVELS)('describes the %s learner in its own words', (level) => {
