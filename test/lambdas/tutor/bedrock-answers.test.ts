@@ -55,13 +55,15 @@ describe('Bedrock answers read with care', () => {
   });
 
   it('answers upstream_error when the model says nothing and calls no tool, whole or streamed', async () => {
+    // The log (the error's cause) says why.
+    const why = { cause: { message: 'the model returned no text' } };
     fake.respondWith(answersInTurn(converseAnswer([])));
-    await expect(tutor.reply(ask)).rejects.toMatchObject({ code: 'upstream_error' });
+    await expect(tutor.reply(ask)).rejects.toMatchObject({ code: 'upstream_error', ...why });
 
     fake.respondWith(converseStreamAnswer(converseStreamEvents([])));
     const streamed = await collect(tutor.stream(ask));
     expect(streamed.events).toEqual([]);
-    expect(streamed.error).toMatchObject({ code: 'upstream_error' });
+    expect(streamed.error).toMatchObject({ code: 'upstream_error', ...why });
   });
 
   it('answers upstream_error when the model is still silent after the picture, streamed', async () => {
@@ -73,7 +75,10 @@ describe('Bedrock answers read with care', () => {
     const streamed = await collect(tutor.stream(ask));
 
     expect(streamed.events.map((event) => event.type)).toEqual(['picture']);
-    expect(streamed.error).toMatchObject({ code: 'upstream_error' });
+    expect(streamed.error).toMatchObject({
+      code: 'upstream_error',
+      cause: { message: 'the model returned no text after the tool' },
+    });
   });
 
   it('draws no picture for another tool, and takes the words beside it', async () => {

@@ -221,7 +221,10 @@ describe('the Bedrock tutor streaming (real ConverseStream client, binary event-
       ]),
     );
 
-    expect((await collect(tutor.stream(ask))).error).toMatchObject({ code: 'upstream_error' });
+    expect((await collect(tutor.stream(ask))).error).toMatchObject({
+      code: 'upstream_error',
+      cause: { message: 'the answer ended before its stop reason' },
+    });
   });
 
   it('refuses an error status before the stream as reply() does', async () => {

@@ -237,7 +237,10 @@ describe('the OpenAI-compatible tutor streaming (platform fetch against an SSE f
     const streamed = await collect(tutorWith().stream(ask));
 
     expect(streamed.text).toBe('Stars are hot');
-    expect(streamed.error).toMatchObject({ code: 'upstream_error' });
+    expect(streamed.error).toMatchObject({
+      code: 'upstream_error',
+      cause: { message: 'the stream ended before the answer did' },
+    });
   });
 
   it('ends with content_filtered on a content_filter finish', async () => {

@@ -205,15 +205,25 @@ describe('the OpenAI-compatible tutor (platform fetch against a loopback fake)',
   });
 
   it.each([
-    ['not JSON', notJson()],
-    ['no choices', answersInTurn({ choices: [] })],
-    ['an empty reply', answersInTurn(completion({ content: '' }))],
-    ['a blank reply', answersInTurn(completion({ content: ' \n ' }))],
-    ['no text after the function call', answersInTurn(completion({ toolCalls: [pictureCall('Mars')] }))],
-  ])('answers %s with upstream_error, never an empty bubble', async (_case, route) => {
+    ['not JSON', notJson(), /^not JSON/],
+    ['no choices', answersInTurn({ choices: [] }), /^not a chat completion/],
+    ['an empty reply', answersInTurn(completion({ content: '' })), /^the model returned no text$/],
+    ['a blank reply', answersInTurn(completion({ content: ' \n ' })), /^the model returned no text$/],
+    [
+      'no text after the function call',
+      answersInTurn(completion({ toolCalls: [pictureCall('Mars')] })),
+      /^the model returned no text after the tool$/,
+    ],
+  ])('answers %s with upstream_error, never an empty bubble', async (_case, route, why) => {
     fake.respondWith(route);
 
-    await expect(ask(tutorWith())).rejects.toMatchObject({ code: 'upstream_error', status: 502 });
+    const failure = await ask(tutorWith()).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toMatchObject({ code: 'upstream_error', status: 502 });
+    // The log (the error's cause) says why.
+    expect(String((failure as { cause?: { message?: unknown } }).cause?.message)).toMatch(why);
   });
 
   it('answers upstream_error when nothing listens at the base URL', async () => {
