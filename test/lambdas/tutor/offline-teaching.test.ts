@@ -379,6 +379,39 @@ describe.each(TAUGHT)('quiz me, in %s', (language) => {
   });
 });
 
+describe('the quiz’s topics, with nothing to go on', () => {
+  const index = new Map(knowledge.index.topics.map((topic) => [topic.id, topic]));
+  const favourites = knowledge.index.topics.filter((topic) => topic.priority === 3).map((topic) => topic.id);
+
+  /** The topics a quiz asked for `request` asks about, in order, answering each rightly. */
+  async function quizTopics(request: string): Promise<(string | undefined)[]> {
+    const talk = new Conversation('en-US');
+    const replies = [await talk.say(request)];
+    for (let question = 1; question < 3; question += 1) {
+      replies.push(await talk.answerRightly(replies[replies.length - 1] as TutorReply));
+    }
+    return replies.map((reply) => askedAbout('en-US', reply));
+  }
+
+  it('starts on a popular topic the request picks, then the topics each leads on to', async () => {
+    const requests = ['Quiz me!', 'Quiz me please', 'Quiz me now', 'Can you quiz me?', 'quiz me, Astro'];
+    const firsts = new Set<string | undefined>();
+    for (const request of requests) {
+      const [first, second, third] = await quizTopics(request);
+      expect(favourites).toContain(first);
+      firsts.add(first);
+      const leadsTo = index.get(first ?? '')?.next;
+      expect(second).toBe(leadsTo);
+      const then = index.get(second ?? '')?.next;
+      if (then !== first) expect(third).toBe(then);
+      // The same request gets the same quiz.
+      expect(await quizTopics(request)).toEqual([first, second, third]);
+    }
+    // Different requests spread over the popular topics.
+    expect(firsts.size).toBeGreaterThan(1);
+  });
+});
+
 describe('a quiz, read from the history alone', () => {
   it('ends when the learner asks about something else mid-quiz, and that lesson’s check is not a quiz', async () => {
     const talk = new Conversation('en-US');

@@ -143,6 +143,32 @@ describe('the offline tutor', () => {
     });
   });
 
+  it('suggests three popular topics in a row, the message choosing where the row starts', async () => {
+    const favourites = knowledge.index.topics
+      .filter((topic) => topic.priority === 3)
+      .map((topic) => topic.id);
+    const names = (ids: readonly string[]) => ids.map((id) => textOf('en-US', id).name);
+    const starts = new Set<number>();
+    for (const message of ['xqzv blorp 12345', 'glorf', 'mmmh zzz', 'qwerty uiop', 'plonk 42', 'hmm?!']) {
+      const reply = await ask('en-US', message);
+      // The three favourites from some point of their list on, wrapping round, and no other topic.
+      const start = favourites.findIndex((_, at) =>
+        names([0, 1, 2].map((step) => favourites[(at + step) % favourites.length] ?? '')).every((name) =>
+          reply.response.includes(name),
+        ),
+      );
+      expect(start, reply.response).toBeGreaterThanOrEqual(0);
+      const row = names([0, 1, 2].map((step) => favourites[(start + step) % favourites.length] ?? ''));
+      for (const id of topicIds.filter((topic) => !favourites.includes(topic))) {
+        const name = textOf('en-US', id).name;
+        if (!row.some((shown) => shown.includes(name))) expect(reply.response).not.toContain(name);
+      }
+      starts.add(start);
+      expect((await ask('en-US', message)).response).toBe(reply.response);
+    }
+    expect(starts.size).toBeGreaterThan(1);
+  });
+
   it.each([
     ['en-US', "What are Saturn's rings made of?", 'saturn'],
     ['en-US', 'Why does the Moon change shape?', 'moon-phases'],
