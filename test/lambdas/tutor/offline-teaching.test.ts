@@ -412,6 +412,20 @@ describe('the quiz’s topics, with nothing to go on', () => {
   });
 });
 
+describe('a quiz after another tutor answered', () => {
+  it('quizzes on the topics the learner named, newest first, when no reply holds a lesson', async () => {
+    const history: ChatTurn[] = [
+      { role: 'user', content: topicText('en-US', 'mars').keywords[0] ?? '' },
+      { role: 'assistant', content: 'Mars is the red planet, with the tallest volcano we know.' },
+      { role: 'user', content: topicText('en-US', 'comets').keywords[0] ?? '' },
+      { role: 'assistant', content: 'Comets are balls of ice and dust with long tails.' },
+    ];
+    const start = await tutor.reply({ userMessage: 'Quiz me!', language: 'en-US', history });
+    expect(askedAbout('en-US', start)).toBe('comets');
+    expect(start.response).toContain(topicText('en-US', 'mars').name);
+  });
+});
+
 describe('a quiz, read from the history alone', () => {
   it('ends when the learner asks about something else mid-quiz, and that lesson’s check is not a quiz', async () => {
     const talk = new Conversation('en-US');
