@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { INIT_MARKER, LOCALES, initMessage, type Locale } from '../../../lambdas/contract/languages';
 import type { ChatTurn } from '../../../lambdas/contract/schemas';
 import { loadKnowledge } from '../../../lambdas/tutor/offline/knowledge';
-import { createOfflineTutor } from '../../../lambdas/tutor/offline/offline-tutor';
+import { createOfflineTutor, pieces } from '../../../lambdas/tutor/offline/offline-tutor';
 import type { TutorReply } from '../../../lambdas/tutor/tutor';
 
 const tutor = createOfflineTutor();
@@ -140,6 +140,73 @@ describe('the offline tutor', () => {
       expect(topicExplained(language, reply)).toBeUndefined();
       expect(suggested.length).toBeGreaterThanOrEqual(3);
       expect(reply.imagePrompt).toBeUndefined();
+    });
+  });
+
+  describe('reading the turn', () => {
+    const mars = () => textOf('en-US', 'mars');
+    const lesson = (): ChatTurn[] => [
+      { role: 'user', content: mars().keywords[0] ?? '' },
+      { role: 'assistant', content: `${mars().explanation} ${mars().check.question}` },
+    ];
+
+    it('greets for the start marker, whatever space comes before it', async () => {
+      const reply = await ask('en-US', `  ${initMessage('en-US')}`);
+      expect(reply.response).toBe(knowledge.locales['en-US'].greeting);
+    });
+
+    it('says it did not understand, rather than that the learner declined, for a message it cannot place', async () => {
+      const [lead] = knowledge.locales['en-US'].notUnderstood.split('{topics}');
+      expect((await ask('en-US', 'xqzv blorp')).response.startsWith(lead ?? '')).toBe(true);
+    });
+
+    it('goes on with the same topic when the learner asks for more of it by name', async () => {
+      const reply = await ask('en-US', `Tell me more about ${mars().name}`, [
+        ...lesson(),
+        { role: 'user', content: mars().check.answers[0] ?? '' },
+        { role: 'assistant', content: 'Right!' },
+      ]);
+      expect(reply.response).toContain(mars().more);
+    });
+
+    it('judges a check answer that names the topic of the check itself', async () => {
+      const reply = await ask('en-US', mars().name, lesson());
+      expect(reply.check?.type).toBe('answer');
+    });
+
+    it('judges a long quiz answer that names another topic, unless it is a question', async () => {
+      const quiz = await ask('en-US', `Quiz me on ${mars().name}`);
+      const history: ChatTurn[] = [
+        { role: 'user', content: `Quiz me on ${mars().name}` },
+        { role: 'assistant', content: quiz.response },
+      ];
+      const saturn = textOf('en-US', 'saturn').name;
+      const answer = await ask('en-US', `I really think that it must be ${saturn} after all`, history);
+      expect(answer.check?.type).toBe('answer');
+      const question = await ask('en-US', `What are the rings of ${saturn} made of?`, history);
+      expect(question.check).toEqual({ type: 'question' });
+      expect(question.response).toContain(textOf('en-US', 'saturn').check.question);
+    });
+
+    it('forgets a topic more than a few exchanges back when the learner asks for more', async () => {
+      const chatter: ChatTurn[] = Array.from({ length: 12 }, (_, turn) => ({
+        role: turn % 2 === 0 ? ('user' as const) : ('assistant' as const),
+        content: turn % 2 === 0 ? 'hmm' : 'Hello! What would you like to explore?',
+      }));
+      const answered: ChatTurn[] = [
+        ...lesson(),
+        { role: 'user', content: mars().check.answers[0] ?? '' },
+        { role: 'assistant', content: 'Right!' },
+      ];
+      const recent = await ask('en-US', 'tell me more', answered);
+      expect(recent.response).toContain(mars().more);
+      const old = await ask('en-US', 'tell me more', [...answered, ...chatter]);
+      expect(old.response).not.toContain(mars().more);
+    });
+
+    it('cuts no empty piece from a reply', () => {
+      expect(pieces('', 'en-US')).toEqual([]);
+      expect(pieces('Mars is red.', 'en-US').join('')).toBe('Mars is red.');
     });
   });
 
