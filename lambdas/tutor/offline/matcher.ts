@@ -146,6 +146,7 @@ function coverWords(
     for (const base of basesOf(word, matching)) {
       for (const { pattern, owner } of index.byFirst.get(base) ?? []) {
         const size = pattern.words.length;
+        // Stryker disable next-line ConditionalExpression,ArithmeticOperator: a shortcut; past the end no word matches.
         if (start + size > message.words.length) continue;
         const hit = pattern.words.every((keyword, offset) =>
           wordMatches(message.words[start + offset] ?? '', keyword, matching, offset === size - 1),

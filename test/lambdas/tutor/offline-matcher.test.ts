@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  compareCandidates,
   compilePattern,
   coverAll,
   fold,
@@ -73,5 +74,24 @@ describe('offline keyword matching', () => {
     const result = scores('土星的光环是什么做的', [['土星', '土星的光环', '光环'], ['环形山']], chinese);
     expect(result[0]).toEqual({ score: 5, longest: 5 });
     expect(result[1]).toBeUndefined();
+  });
+});
+
+describe('ranking the topics a message matches', () => {
+  const candidate = (score: number, longest: number, priority: number, order: number) => ({
+    score,
+    longest,
+    priority,
+    order,
+  });
+  const best = (...candidates: ReturnType<typeof candidate>[]) =>
+    [...candidates].sort(compareCandidates).map((ranked) => ranked.order);
+
+  it('prefers more of the message covered, then the longer keyword, then priority, then data order', () => {
+    expect(best(candidate(3, 9, 3, 0), candidate(5, 1, 1, 1))).toEqual([1, 0]);
+    expect(best(candidate(5, 3, 3, 0), candidate(5, 7, 1, 1))).toEqual([1, 0]);
+    expect(best(candidate(5, 7, 1, 0), candidate(5, 7, 3, 1))).toEqual([1, 0]);
+    expect(best(candidate(5, 7, 2, 1), candidate(5, 7, 2, 0))).toEqual([0, 1]);
+    expect(best(candidate(5, 7, 2, 3), candidate(5, 7, 2, 5), candidate(5, 7, 2, 4))).toEqual([3, 4, 5]);
   });
 });
