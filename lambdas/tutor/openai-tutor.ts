@@ -100,8 +100,8 @@ export function createOpenAiTutor(config: TutorConfig): Tutor {
     ...(stream ? { stream: true } : {}),
   });
 
-  /** Drops what the server refused (tools, streaming, `max_tokens`) and says whether to ask again. */
-  function workAround(error: unknown, streaming: boolean): boolean {
+  /** Drops what the server refused (tools, streaming, `max_tokens`), so the caller asks again; else throws. */
+  function workAround(error: unknown, streaming: boolean): void {
     if (!(error instanceof OpenAiRequestRejected)) throw error;
     if (compatibility.tools && /\btools?\b|function/i.test(error.detail)) {
       compatibility.tools = false;
@@ -115,7 +115,6 @@ export function createOpenAiTutor(config: TutorConfig): Tutor {
     } else {
       throw upstreamFailed(error);
     }
-    return true;
   }
 
   async function complete(messages: WireMessage[], limit: Deadline): Promise<Completion> {

@@ -184,7 +184,7 @@ describe('the Bedrock tutor (real Converse client against a loopback fake)', () 
       ),
     );
 
-    expect(await ask('Why is Mars red?')).toEqual({ response: 'Mars is red because of rust.' });
+    expect(await ask('Why is Mars red?')).toStrictEqual({ response: 'Mars is red because of rust.' });
   });
 
   it.each([

@@ -70,6 +70,7 @@ describe('the OpenAI-compatible tutor streaming (platform fetch against an SSE f
     const streamed = await collect(tutor.stream(ask));
 
     expect(body(0)).toMatchObject({ stream: true });
+    expect(fake.requests[0]?.url).toBe('/v1/chat/completions');
     expect(streamed.error).toBeUndefined();
     expect(streamed.events.filter((event) => event.type === 'delta').length).toBeGreaterThan(1);
     expect(streamed.text).toBe(pieces.join(''));

@@ -145,19 +145,36 @@ describe('the OpenAI-compatible tutor (platform fetch against a loopback fake)',
     ]);
   });
 
-  it('retries without tools when the server refuses them, and remembers it', async () => {
+  it.each([
+    'llama3.2:1b does not support tools',
+    'This model does not support tool use',
+    'function calling is not enabled for this model',
+  ])('retries without tools when the server refuses them (%s), and remembers it', async (refusal) => {
     let calls = 0;
     fake.respondWith((request, response) => {
       calls += 1;
       const sent = jsonOf<CompletionBody>(request);
-      if (sent.tools) return openAiError(400, 'llama3.2:1b does not support tools')(request, response);
+      if (sent.tools) return openAiError(400, refusal)(request, response);
       return answersInTurn(completion({ content: `Plain answer ${calls}.` }))(request, response);
     });
     const tutor = tutorWith();
 
-    expect(await ask(tutor)).toEqual({ response: 'Plain answer 2.' });
-    expect(await ask(tutor)).toEqual({ response: 'Plain answer 3.' });
+    // Exactly the reply: no picture and no check keys beside it.
+    expect(await ask(tutor)).toStrictEqual({ response: 'Plain answer 2.' });
+    expect(await ask(tutor)).toStrictEqual({ response: 'Plain answer 3.' });
     expect(fake.requests.map((request) => 'tools' in jsonOf(request))).toEqual([true, false, false]);
+    // A whole reply is never asked for as a stream.
+    expect(fake.requests.map((request) => 'stream' in jsonOf(request))).toEqual([false, false, false]);
+  });
+
+  it('gives up when the server goes on refusing max_tokens after the switch, or refuses a stream it was not asked for', async () => {
+    fake.respondWith(openAiError(400, "Unsupported parameter: 'max_tokens'."));
+    await expect(ask(tutorWith())).rejects.toMatchObject({ code: 'upstream_error' });
+    expect(fake.requests).toHaveLength(2);
+
+    fake.respondWith(openAiError(400, 'stream_options is not supported'));
+    await expect(ask(tutorWith())).rejects.toMatchObject({ code: 'upstream_error' });
+    expect(fake.requests).toHaveLength(3);
   });
 
   it('switches to max_completion_tokens when the server refuses max_tokens', async () => {
