@@ -19,7 +19,8 @@ import { collect, doneReply } from '../../support/tutor-stream';
 // stop, a reply with no words, tools other than show_picture, a picture whose input cannot be read.
 
 const ask = { userMessage: 'Tell me about Saturn', language: 'en-US' as const, history: [] };
-const otherTool = { toolUse: { toolUseId: 'tool-9', name: 'look_up', input: { q: 'Saturn' } } };
+// Another tool, even one whose input has a prompt, is never a picture.
+const otherTool = { toolUse: { toolUseId: 'tool-9', name: 'look_up', input: { prompt: 'Saturn' } } };
 
 describe('Bedrock answers read with care', () => {
   let fake: FakeServer;
@@ -83,18 +84,37 @@ describe('Bedrock answers read with care', () => {
 
   it('draws no picture for another tool, and takes the words beside it', async () => {
     fake.respondWith(answersInTurn(converseAnswer([textBlock('Saturn has rings.'), otherTool], 'tool_use')));
-    expect(await tutor.reply(ask)).toEqual({ response: 'Saturn has rings.' });
+    expect(await tutor.reply(ask)).toStrictEqual({ response: 'Saturn has rings.' });
 
     fake.respondWith(
       converseStreamAnswer(
         converseStreamEvents(['Saturn has rings.'], {
-          tools: [{ toolUseId: 'tool-9', name: 'look_up', input: ['{"q":"Saturn"}'] }],
+          tools: [{ toolUseId: 'tool-9', name: 'look_up', input: ['{"prompt":"Saturn"}'] }],
         }),
       ),
     );
     const streamed = await collect(tutor.stream(ask));
     expect(streamed.events.map((event) => event.type)).toEqual(['delta', 'done']);
-    expect(doneReply(streamed.events)).toEqual({ response: 'Saturn has rings.' });
+    expect(doneReply(streamed.events)).toStrictEqual({ response: 'Saturn has rings.' });
+  });
+
+  it('answers upstream_error when the answer holds no message, saying so', async () => {
+    for (const output of [{}, { message: { role: 'assistant' } }]) {
+      fake.respondWith(
+        answersInTurn({ output, stopReason: 'end_turn', usage: {}, metrics: { latencyMs: 1 } }),
+      );
+      await expect(tutor.reply(ask)).rejects.toMatchObject({
+        code: 'upstream_error',
+        cause: { message: 'no message in the answer' },
+      });
+    }
+  });
+
+  it('streams the last characters held back until the end, so the words streamed are the reply', async () => {
+    fake.respondWith(converseStreamAnswer(converseStreamEvents(['Bold text starts with ', '<b'])));
+    const streamed = await collect(tutor.stream(ask));
+    expect(streamed.text).toBe('Bold text starts with <b');
+    expect(doneReply(streamed.events)).toEqual({ response: 'Bold text starts with <b' });
   });
 
   it('takes the picture of the follow-up when the first tool call’s input could not be read, streamed', async () => {

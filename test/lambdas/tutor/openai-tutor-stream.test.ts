@@ -77,6 +77,13 @@ describe('the OpenAI-compatible tutor streaming (platform fetch against an SSE f
     expect(doneReply(streamed.events)).toEqual(await tutor.reply(ask));
   });
 
+  it('streams the last characters held back until the end, so the words streamed are the reply', async () => {
+    fake.respondWith(sseAnswer(streamedCompletion(['Bold text starts with ', '<b'])));
+    const streamed = await collect(tutorWith().stream(ask));
+    expect(streamed.text).toBe('Bold text starts with <b');
+    expect(doneReply(streamed.events)).toEqual({ response: 'Bold text starts with <b' });
+  });
+
   it('puts back lines and multi-byte characters split across network chunks', async () => {
     const event = sseData(completionChunk({ content: 'Die Sonne glüht – 🌞 heiß!' }));
     const bytes = Buffer.from(event, 'utf8');
