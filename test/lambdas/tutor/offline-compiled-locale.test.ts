@@ -3,7 +3,10 @@
  * §17.1–§17.3): the lesson a turn holds at either level, the check question that ends it, lists of names.
  */
 import { describe, expect, it } from 'vitest';
+import type { ChatTurn } from '../../../lambdas/contract/schemas';
 import { loadKnowledge } from '../../../lambdas/tutor/offline/knowledge';
+import { createOfflineTutor } from '../../../lambdas/tutor/offline/offline-tutor';
+import { quizProgress } from '../../../lambdas/tutor/offline/quiz';
 import {
   compileLocale,
   lessonIn,
@@ -45,5 +48,49 @@ describe('a list of names', () => {
     expect(listOf(['Mars'], list)).toBe('Mars');
     expect(listOf(['Mars', 'Venus'], list)).toBe('Mars and Venus');
     expect(listOf(['Mars', 'Venus', 'Saturn'], list)).toBe('Mars, Venus and Saturn');
+  });
+});
+
+describe('a quiz in progress, read from Astro’s turns', () => {
+  const tutor = createOfflineTutor();
+  const ask = (userMessage: string, history: ChatTurn[] = []) =>
+    tutor.reply({ userMessage, language: 'en-US', history });
+  const question = (id: string) => english.byId.get(id)?.text.check.question ?? '';
+
+  it('follows the questions in order, counting right answers, and stops at anything out of order', async () => {
+    const opening = (await ask('Quiz me on comets')).response;
+    const start = quizProgress([opening], english);
+    expect(start?.position).toBe(0);
+    expect(start?.score).toBe(0);
+    const [first, second, third] = start?.plan ?? [];
+    if (!first || !second || !third) throw new Error('a quiz of three topics');
+    // Trailing space after the opening changes nothing.
+    expect(quizProgress([`${opening} \n`], english)?.plan).toEqual(start?.plan);
+
+    const history: ChatTurn[] = [
+      { role: 'user', content: 'Quiz me on comets' },
+      { role: 'assistant', content: opening },
+    ];
+    const right = (await ask(first.text.check.answers[0] ?? '', history)).response;
+    expect(quizProgress([opening, right], english)).toMatchObject({ position: 1, score: 1 });
+    // A hint asks the same question again: still the second question, still one right.
+    const hint = `Not quite. Here is a hint. ${question(second.id)}`;
+    expect(quizProgress([opening, right, hint], english)).toMatchObject({ position: 1, score: 1 });
+
+    // Skipping a question, or a turn that ends with no question, is no quiz of Astro's.
+    expect(quizProgress([opening, `Next question: ${question(third.id)}`], english)).toBeUndefined();
+    expect(quizProgress([opening, 'Great job.', right], english)).toBeUndefined();
+    // A lesson on the next topic in between ends the quiz, even though its check is the next question.
+    const lesson = `${second.text.explanation} ${question(second.id)}`;
+    expect(quizProgress([opening, lesson], english)).toBeUndefined();
+  });
+
+  it('takes an opening only as Astro writes it: its own lead, its own list, its first question last', async () => {
+    const opening = (await ask('Quiz me on comets')).response;
+    expect(quizProgress([opening.replace('Quiz time!', 'Pop quiz!')], english)).toBeUndefined();
+    expect(quizProgress([opening.replace(', ', ' / ')], english)).toBeUndefined();
+    expect(
+      quizProgress([`${opening.slice(0, opening.indexOf(' Here is'))} ${question('mars')}`], english),
+    ).toBeUndefined();
   });
 });
