@@ -159,6 +159,15 @@ describe('the offline knowledge base', () => {
       const raw = rawCopy();
       delete raw.locales['fr-FR'].topics.saturn;
       expect(() => parseKnowledge(raw.index, raw.locales)).toThrow(/fr-FR\.json: missing topics saturn/);
+      const [first, second] = raw.index.topics.map((topic) => topic.id);
+      const both = rawCopy();
+      const topics = both.locales['fr-FR'].topics;
+      both.locales['fr-FR'].topics = Object.fromEntries(
+        Object.entries(topics).filter(([id]) => id !== first && id !== second),
+      );
+      expect(() => parseKnowledge(both.index, both.locales)).toThrow(
+        `fr-FR.json: missing topics ${first ?? ''}, ${second ?? ''}`,
+      );
     });
 
     it('when a text is empty', () => {
@@ -202,7 +211,47 @@ describe('the offline knowledge base', () => {
       const raw = rawCopy();
       const sun = raw.index.topics.find((topic) => topic.id === 'sun');
       if (sun) sun.next = 'unicorns';
-      expect(() => parseKnowledge(raw.index, raw.locales)).toThrow(/topics\.json: .*next/);
+      const at = raw.index.topics.findIndex((topic) => topic.id === 'sun');
+      expect(() => parseKnowledge(raw.index, raw.locales)).toThrow(
+        `topics.json: topics.${at}.next: next must name another topic, got unicorns`,
+      );
+    });
+
+    it('when a topic leads on to itself, or two topics share an id', () => {
+      const itself = rawCopy();
+      const sun = itself.index.topics.find((topic) => topic.id === 'sun');
+      if (sun) sun.next = 'sun';
+      expect(() => parseKnowledge(itself.index, itself.locales)).toThrow(
+        /topics\.\d+\.next: next must name another topic, got sun/,
+      );
+      const twice = rawCopy();
+      const [first, second] = twice.index.topics;
+      if (first && second) second.id = first.id;
+      expect(() => parseKnowledge(twice.index, twice.locales)).toThrow(
+        new RegExp(`topics\\.1\\.id: duplicate id ${first?.id ?? ''}`),
+      );
+    });
+
+    it('names at most five problems, each with where it is, joined by semicolons', () => {
+      const raw = rawCopy();
+      for (const topic of raw.index.topics.slice(0, 7)) topic.next = 'unicorns';
+      let message = '';
+      try {
+        parseKnowledge(raw.index, raw.locales);
+      } catch (error) {
+        message = String((error as Error).message);
+      }
+      expect(message.startsWith('topics.json: topics.0.next: ')).toBe(true);
+      expect(message.split('; ')).toHaveLength(5);
+    });
+
+    it('when a locale has topics the index does not, naming them all', () => {
+      const raw = rawCopy();
+      const mars = raw.locales['pt-BR'].topics.mars;
+      if (mars) Object.assign(raw.locales['pt-BR'].topics, { unicorns: mars, dragons: mars });
+      expect(() => parseKnowledge(raw.index, raw.locales)).toThrow(
+        'pt-BR.json: unknown topics unicorns, dragons',
+      );
     });
 
     it('when a locale file is for another locale', () => {
