@@ -3,7 +3,7 @@
  * first use, over small lesson files handed in by the test (the real files: openai-teaching.test.ts).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { initMessage } from '../../../lambdas/contract/languages';
+import { INIT_MARKER, initMessage } from '../../../lambdas/contract/languages';
 import { createGrounding, type ReadLessonFile } from '../../../lambdas/tutor/grounding';
 import { captureLogs, type CapturedLogs } from '../../support/logs';
 
@@ -85,7 +85,33 @@ describe('reference notes', () => {
     const notes = createGrounding(reader);
 
     expect(await notes(initMessage('en-US'), 'en-US')).toEqual([]);
+    // Whatever the opening message says after its marker.
+    expect(await notes(`${INIT_MARKER} Tell me about the moon`, 'en-US')).toEqual([]);
     expect(await notes('What is your favourite food?', 'en-US')).toEqual([]);
+  });
+
+  it('gives at most two notes, and a second one that covers exactly half of what the best covers', async () => {
+    const even: ReadLessonFile = async (name) =>
+      name === 'topics'
+        ? { topics: ['alpha', 'bravo', 'delta'].map((id) => ({ id, priority: 2 })) }
+        : {
+            locale: 'en-US',
+            matching: { mode: 'words', prefixes: [], suffixes: [] },
+            topics: {
+              alpha: topic('alpha', ['alpha']),
+              bravo: topic('bravo', ['bravo', 'comets']),
+              delta: topic('delta', ['delta', 'sun']),
+            },
+          };
+    const notes = createGrounding(even);
+
+    // Three lessons covering as much: two notes.
+    expect(await notes('alpha bravo delta', 'en-US')).toHaveLength(2);
+    // "comets" covers 6 letters, "sun" 3: exactly half, so both.
+    expect((await notes('comets and the sun', 'en-US')).map((note) => note.topic)).toEqual([
+      'bravo',
+      'delta',
+    ]);
   });
 
   it('reads each language once, on its first use, and only that language', async () => {
