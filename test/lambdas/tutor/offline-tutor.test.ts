@@ -169,6 +169,11 @@ describe('the offline tutor', () => {
       expect(reply.response).toContain(mars().more);
     });
 
+    it('never takes "I don’t know" as an answer, even beside a right one', async () => {
+      const unsure = await ask('en-US', `I don't know... ${mars().check.answers[0] ?? ''}?`, lesson());
+      expect(unsure.check).toEqual({ type: 'answer', correct: false });
+    });
+
     it('judges a check answer that names the topic of the check itself', async () => {
       const reply = await ask('en-US', mars().name, lesson());
       expect(reply.check?.type).toBe('answer');
