@@ -84,6 +84,53 @@ describe('the OpenAI-compatible tutor streaming (platform fetch against an SSE f
     expect(doneReply(streamed.events)).toEqual({ response: 'Bold text starts with <b' });
   });
 
+  it('reads what servers vary in: no [DONE] after the finish, [DONE] alone, chunks without choices', async () => {
+    const text = 'Saturn has rings.';
+    fake.respondWith(
+      sseAnswer([
+        sseData(completionChunk({ content: text })),
+        sseData(completionChunk({ finishReason: 'stop' })),
+      ]),
+    );
+    expect((await collect(tutorWith().stream(ask))).text).toBe(text);
+
+    fake.respondWith(
+      sseAnswer([
+        sseData({ id: 'usage', object: 'chat.completion.chunk', choices: [], usage: { total_tokens: 9 } }),
+        sseData(completionChunk({ content: text })),
+        'data:  [DONE] \n\n',
+      ]),
+    );
+    const streamed = await collect(tutorWith().stream(ask));
+    expect(streamed.error).toBeUndefined();
+    expect(streamed.text).toBe(text);
+  });
+
+  it('assembles tool calls by index, whatever each chunk leaves out', async () => {
+    fake.respondWith(
+      sseAnswer([
+        sseData(completionChunk({ content: 'Right! Look at this.' })),
+        sseData(completionChunk({ toolCalls: [{ index: 0, id: 'call-1', name: 'check_answer' }] })),
+        sseData(completionChunk({ toolCalls: [{ index: 1, id: 'call-2', name: 'show_picture' }] })),
+        sseData({
+          choices: [{ index: 0, delta: { tool_calls: [{ index: 1 }] }, finish_reason: null }],
+        }),
+        sseData(completionChunk({ toolCalls: [{ index: 0, arguments: '{"correct":' }] })),
+        sseData(completionChunk({ toolCalls: [{ index: 1, arguments: '{"prompt":"Saturn"}' }] })),
+        sseData(completionChunk({ toolCalls: [{ index: 0, arguments: 'true}' }] })),
+        sseData(completionChunk({ finishReason: 'tool_calls' })),
+        'data: [DONE]\n\n',
+      ]),
+    );
+    const streamed = await collect(tutorWith().stream(ask));
+    expect(streamed.error).toBeUndefined();
+    expect(doneReply(streamed.events)).toEqual({
+      response: 'Right! Look at this.',
+      imagePrompt: 'Saturn',
+      check: { type: 'answer', correct: true },
+    });
+  });
+
   it('puts back lines and multi-byte characters split across network chunks', async () => {
     const event = sseData(completionChunk({ content: 'Die Sonne glüht – 🌞 heiß!' }));
     const bytes = Buffer.from(event, 'utf8');
