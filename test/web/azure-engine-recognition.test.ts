@@ -65,6 +65,8 @@ describe('Azure recognition against the speech service protocol', () => {
     await vi.waitFor(() => expect(sockets()[0]?.contexts.length).toBeGreaterThan(0));
     expect(segmentationOf(0)).toEqual([undefined]);
     expect(sockets()[0]?.query).not.toHaveProperty('segmentationSilenceTimeoutMs');
+    // No check question open, and none was: nothing to rebuild.
+    engine.setThinkTime(false);
 
     // A check question: the running recogniser is replaced by one asking for 1200 ms of silence.
     engine.setThinkTime(true);
