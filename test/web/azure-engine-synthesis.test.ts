@@ -110,10 +110,13 @@ describe('Azure synthesis against the speech service protocol', () => {
 
   it('abandons a synthesis whose audio starts but never completes', async () => {
     const { engine, service } = await startEngine({
-      deadlines: { ...TEST_DEADLINES, synthesisFirstByteMs: 2000, synthesisMs: 300 },
+      deadlines: { ...TEST_DEADLINES, synthesisFirstByteMs: 2000, synthesisMs: 300, synthesisPerCharMs: 10 },
     });
     service.fake.scriptSynthesis({ kind: 'speak', endTurn: false });
-    await expect(engine.speak('Never ending', 'en-US', 1)).rejects.toThrow(/speech synthesis did not finish/);
+    // The whole synthesis gets 300 ms and 10 ms a character: 420 ms for these 12.
+    await expect(engine.speak('Never ending', 'en-US', 1)).rejects.toThrow(
+      new DeadlineError('speech synthesis', 420),
+    );
   });
 
   it('Skip stops the reply being synthesized and everything queued, and the next reply is spoken', async () => {
