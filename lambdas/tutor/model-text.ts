@@ -17,15 +17,11 @@ export function spokenText(raw: string): string {
 }
 
 /**
- * How much of a streamed model text is settled: not a thinking block still open (its end is not known),
- * not a tag still being written (`<thi…`), not trailing whitespace.
+ * How much of a streamed model text is settled: not a tag still being written (`<thi…`), not trailing
+ * whitespace. A thinking block still open needs no rule: `spokenText` drops it to the end of the text.
  */
 function settledSpokenLength(raw: string): number {
-  let settled = raw;
-  for (const block of raw.matchAll(THINKING_BLOCK)) {
-    if (block[2] === '' && block.index + block[0].length === raw.length) settled = raw.slice(0, block.index);
-  }
-  return withoutTrailingSpace(settled.replace(/<\/?[a-z]*$/i, '')).length;
+  return withoutTrailingSpace(raw.replace(/<\/?[a-z]*$/i, '')).length;
 }
 
 /** `spokenText` for a reply that streams in: its pieces concatenate to `spokenText` of the whole. */

@@ -129,6 +129,9 @@ describe('cleaning what the model wrote', () => {
     );
     expect(spokenText('Hi. <THINK>still thinking')).toBe('Hi.');
     expect(spokenText('<answer>Line one\nLine two</answer>')).toBe('Line one\nLine two');
+    // What stood between two words leaves a space, never joins them.
+    expect(spokenText('Stars<thinking>plan</thinking>shine')).toBe('Stars shine');
+    expect(spokenText('Stars<answer>shine</answer>')).toBe('Stars shine');
   });
 
   it('gives out streamed text only once it is settled, so the pieces make the whole reply', () => {

@@ -68,6 +68,11 @@ describe('streamed model text', () => {
     );
   });
 
+  it('gives out at once the text around a thinking block already closed', () => {
+    const stream = spokenTextStream();
+    expect(stream.push('Hi <think>plan it</think> there.')).toBe('Hi there.');
+  });
+
   it('holds back an open thinking block and a half-written tag until they are settled', () => {
     const stream = spokenTextStream();
     expect(stream.push('Mars <thi')).toBe('Mars');
