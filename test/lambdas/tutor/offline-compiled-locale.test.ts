@@ -8,7 +8,9 @@ import { loadKnowledge } from '../../../lambdas/tutor/offline/knowledge';
 import { createOfflineTutor } from '../../../lambdas/tutor/offline/offline-tutor';
 import { quizProgress } from '../../../lambdas/tutor/offline/quiz';
 import {
+  bestTopic,
   compileLocale,
+  joinSentences,
   lessonIn,
   listOf,
   questionAtEnd,
@@ -92,5 +94,33 @@ describe('a quiz in progress, read from Astro’s turns', () => {
     expect(
       quizProgress([`${opening.slice(0, opening.indexOf(' Here is'))} ${question('mars')}`], english),
     ).toBeUndefined();
+  });
+});
+
+describe('a language compiled for matching', () => {
+  it('joins sentences with a space, or with nothing in Chinese and Japanese', () => {
+    const japanese = compileLocale(knowledge, knowledge.locales['ja-JP']);
+    const english = compileLocale(knowledge, knowledge.locales['en-US']);
+    expect(joinSentences(japanese, '火星は赤い。', 'なぜ？')).toBe('火星は赤い。なぜ？');
+    expect(joinSentences(english, 'Mars is red.', 'Why?')).toBe('Mars is red. Why?');
+  });
+
+  it('matches phrases as written, keywords with the language’s prefixes and endings', () => {
+    const english = compileLocale(knowledge, knowledge.locales['en-US']);
+    expect(english.matching.suffixes.length).toBeGreaterThan(0);
+    expect(english.phraseMatching).toEqual({ ...english.matching, prefixes: [], suffixes: [] });
+  });
+
+  it('falls back to English keywords of four letters or more only', () => {
+    const english = compileLocale(knowledge, knowledge.locales['en-US']);
+    expect(bestTopic('sunshine', english, english.fallbackKeywords)?.id).toBe('sun');
+    expect(bestTopic('moon', english, english.fallbackKeywords)?.id).toBe('moon');
+    expect(bestTopic('sun', english, english.fallbackKeywords)).toBeUndefined();
+  });
+
+  it('refuses a language that misses a topic, naming both', () => {
+    const data = knowledge.locales['it-IT'];
+    const topics = Object.fromEntries(Object.entries(data.topics).filter(([id]) => id !== 'mars'));
+    expect(() => compileLocale(knowledge, { ...data, topics })).toThrow('it-IT: missing topic mars');
   });
 });
