@@ -89,7 +89,10 @@ describe('a quiz in progress, read from Astro’s turns', () => {
 
   it('takes an opening only as Astro writes it: its own lead, its own list, its first question last', async () => {
     const opening = (await ask('Quiz me on comets')).response;
-    expect(quizProgress([opening.replace('Quiz time!', 'Pop quiz!')], english)).toBeUndefined();
+    expect(quizProgress([opening], english)).toBeDefined();
+    // Each change keeps the length, so only the check of that part can tell.
+    expect(quizProgress([opening.replace('Quiz time!', 'Quiz tome!')], english)).toBeUndefined();
+    expect(quizProgress([opening.replace('the first one', 'the final one')], english)).toBeUndefined();
     expect(quizProgress([opening.replace(', ', ' / ')], english)).toBeUndefined();
     expect(
       quizProgress([`${opening.slice(0, opening.indexOf(' Here is'))} ${question('mars')}`], english),

@@ -357,6 +357,9 @@ describe.each(TAUGHT)('quiz me, in %s', (language) => {
     const talk = new Conversation(language);
     const replies = await quiz(talk, QUIZ_ME_ON_PLANETS[language], [[true], [true], [true]]);
     expect(askedAbout(language, replies[0] as TutorReply)).toBe('solar-system');
+    // Then the topic the named one leads on to.
+    const leadsTo = knowledge.index.topics.find((topic) => topic.id === 'solar-system')?.next;
+    expect(askedAbout(language, replies[1] as TutorReply)).toBe(leadsTo);
     expect(replies.slice(1).map((reply) => reply.check)).toEqual(
       Array.from({ length: 3 }, () => ({ type: 'answer', correct: true })),
     );
@@ -418,7 +421,8 @@ describe('a quiz after another tutor answered', () => {
       { role: 'user', content: topicText('en-US', 'mars').keywords[0] ?? '' },
       { role: 'assistant', content: 'Mars is the red planet, with the tallest volcano we know.' },
       { role: 'user', content: topicText('en-US', 'comets').keywords[0] ?? '' },
-      { role: 'assistant', content: 'Comets are balls of ice and dust with long tails.' },
+      // Astro's words are not the learner's: Saturn here is no topic of the quiz's.
+      { role: 'assistant', content: 'Good question! Saturn is my favourite planet, though.' },
     ];
     const start = await tutor.reply({ userMessage: 'Quiz me!', language: 'en-US', history });
     expect(askedAbout('en-US', start)).toBe('comets');
