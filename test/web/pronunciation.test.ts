@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { LOCALES, type Locale } from '../../lambdas/contract/languages';
 import { ssmlFor } from '../../web/src/speech/azure-engine';
 import { aliased, pronounced } from '../../web/src/speech/pronunciation';
+import * as lexicon from '../../web/src/speech/pronunciation-lexicon';
 import {
   IPA_LOCALES,
   LEXICON,
@@ -159,7 +160,6 @@ describe('the lexicon’s own rules', () => {
  * checks how names are found builds its own. The lexicon is data, and stays the one already loaded.
  */
 async function freshPronunciation() {
-  const lexicon = await import('../../web/src/speech/pronunciation-lexicon');
   vi.resetModules();
   vi.doMock('../../web/src/speech/pronunciation-lexicon', () => lexicon);
   try {
