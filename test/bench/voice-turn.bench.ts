@@ -20,7 +20,7 @@ import { buildWeb, launchVoiceChromium, median, handOutSpeechTokens } from './su
 import { startChildServer } from './support/child-server';
 import { startSpeechService } from './support/speech-service';
 
-const TURNS = Number(process.env.BENCH_VOICE_TURNS ?? 12);
+const TURNS = Number(process.env.BENCH_VOICE_TURNS ?? 24);
 const GOAL_MS = 30;
 /**
  * How long the fake speech service takes to its first audio byte, subtracted like the chat's time. The

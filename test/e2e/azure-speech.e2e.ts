@@ -20,6 +20,8 @@ const app = useTestApp({
 });
 
 const MP3_FORMAT = 'audio-16khz-32kbitrate-mono-mp3';
+/** HTMLMediaElement.HAVE_METADATA (the test's Node has no DOM constants). */
+const HAVE_METADATA = 1;
 /** 16 kHz 16-bit mono: what the SDK uploads each second. */
 const PCM_BYTES_PER_SECOND = 32_000;
 
@@ -27,19 +29,36 @@ interface MediaEvent {
   readonly event: string;
   readonly rate: number;
   readonly duration: number;
+  /** What the element had buffered then, in seconds: [start, end] of each range. */
+  readonly buffered: [number, number][];
+}
+
+/** The state of the media element the app last asked to play, as readyState and buffered ranges. */
+interface MediaState {
+  readonly readyState: number;
+  readonly buffered: [number, number][];
 }
 
 /**
  * Runs in the page before the app: records what every media element does (play() calls, `playing`,
- * `ended`, `error`) and with which playbackRate and duration. Playback itself is untouched.
+ * `ended`, `error`) and with which playbackRate, duration and buffered ranges, and keeps the element last
+ * asked to play. Playback itself is untouched.
  */
 function recordMediaPlayback(): void {
   const log: MediaEvent[] = [];
-  (window as unknown as { __media: MediaEvent[] }).__media = log;
+  const page = window as unknown as { __media: MediaEvent[]; __mediaElement?: HTMLMediaElement };
+  page.__media = log;
   const watched = new WeakSet<HTMLMediaElement>();
   const play = HTMLMediaElement.prototype.play;
   HTMLMediaElement.prototype.play = function recordedPlay(this: HTMLMediaElement) {
-    const record = (event: string) => log.push({ event, rate: this.playbackRate, duration: this.duration });
+    const ranges = () =>
+      Array.from({ length: this.buffered.length }, (_, index): [number, number] => [
+        this.buffered.start(index),
+        this.buffered.end(index),
+      ]);
+    const record = (event: string) =>
+      log.push({ event, rate: this.playbackRate, duration: this.duration, buffered: ranges() });
+    page.__mediaElement = this;
     if (!watched.has(this)) {
       watched.add(this);
       for (const type of ['playing', 'ended', 'error']) this.addEventListener(type, () => record(type));
@@ -57,6 +76,22 @@ function denyMicrophone(): void {
 
 function mediaLog(page: Page): Promise<MediaEvent[]> {
   return page.evaluate(() => (window as unknown as { __media: MediaEvent[] }).__media);
+}
+
+/** The element the app last asked to play, now; null before any. */
+function mediaState(page: Page): Promise<MediaState | null> {
+  return page.evaluate(() => {
+    const element = (window as unknown as { __mediaElement?: HTMLMediaElement }).__mediaElement;
+    if (!element) return null;
+    const { buffered } = element;
+    return {
+      readyState: element.readyState,
+      buffered: Array.from({ length: buffered.length }, (_, index): [number, number] => [
+        buffered.start(index),
+        buffered.end(index),
+      ]),
+    };
+  });
 }
 
 async function endedCount(page: Page): Promise<number> {
@@ -209,6 +244,29 @@ describe('the Azure speech path in Chromium against the speech service protocol'
     await page.keyboard.press('Escape');
     await waitForStatus(page, 'Listening...');
     expect(await endedCount(page)).toBe(0);
+    await context.close();
+  });
+
+  it("sets the media pipeline up for the audio's format while the service synthesizes, and plays the sentence from its start", async () => {
+    const fake = new AzureSpeechFake();
+    fake.audio = silentMp3(720);
+    // The greeting's first sentence: its first audio byte comes 2 s after the SSML.
+    fake.scriptSynthesis({ kind: 'speak', firstByteDelayMs: 2000 });
+    const { context, page } = await openAzureApp(app, { fake });
+    await page.getByRole('button', { name: 'Start Conversation' }).click();
+    await expect.poll(() => fake.ssml.length).toBeGreaterThan(0);
+    // Before any audio: the element already has the format's metadata, and nothing buffered (the silent
+    // frame that set it up was dropped).
+    await expect
+      .poll(() => mediaState(page), { timeout: 1500 })
+      .toEqual({ readyState: HAVE_METADATA, buffered: [] });
+    expect(fake.timeline.filter((entry) => entry.event === 'first-audio')).toEqual([]);
+    // The sentence then plays from 0, and what is buffered is exactly its own audio: 20 frames of 36 ms.
+    await expect
+      .poll(() => mediaState(page), { timeout: 5000 })
+      .toEqual({ readyState: expect.any(Number), buffered: [[0, expect.closeTo(0.72, 3)]] });
+    const [playing] = (await mediaLog(page)).filter((entry) => entry.event === 'playing');
+    expect(playing?.buffered[0]?.[0]).toBe(0);
     await context.close();
   });
 

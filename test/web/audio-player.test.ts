@@ -201,12 +201,19 @@ describe('the audio player, playing each sentence once it has all arrived', () =
 /** Media Source Extensions scripted at the browser-API level (jsdom has none): what was appended, when. */
 class ScriptedSourceBuffer extends EventTarget {
   readonly appended: number[] = [];
+  /** The append window's start and the timestamp offset each append was made with, in order. */
+  readonly placed: { windowStart: number; offset: number }[] = [];
+  appendWindowStart = 0;
+  timestampOffset = 0;
   /** false: appendBuffer never finishes (a stuck media pipeline). */
   finishes = true;
   /** true: the media pipeline refuses the bytes (an `error` event, as for audio it cannot parse). */
   refuses = false;
   appendBuffer(chunk: Uint8Array): void {
     this.appended.push(chunk.byteLength);
+    this.placed.push({ windowStart: this.appendWindowStart, offset: this.timestampOffset });
+    // MP3 carries no timestamps: as in a browser, the next frames are placed after these (144 bytes, 36 ms).
+    this.timestampOffset += (chunk.byteLength / 144) * 0.036;
     if (this.refuses) queueMicrotask(() => this.dispatchEvent(new Event('error')));
     else if (this.finishes) queueMicrotask(() => this.dispatchEvent(new Event('updateend')));
   }
@@ -218,8 +225,12 @@ class ScriptedMediaSource extends EventTarget {
   static opens = true;
   /** true: the source is open as soon as it is attached (no sourceopen event to wait for). */
   static openAtOnce = false;
+  /** false: the new source's buffer never finishes an append. */
+  static buffersFinish = true;
   readyState = ScriptedMediaSource.openAtOnce ? 'open' : 'closed';
-  readonly buffer = new ScriptedSourceBuffer();
+  readonly buffer = Object.assign(new ScriptedSourceBuffer(), {
+    finishes: ScriptedMediaSource.buffersFinish,
+  });
   ended = false;
   constructor() {
     super();
@@ -246,6 +257,7 @@ describe('the audio player, playing each sentence while it arrives', () => {
     ScriptedMediaSource.latest = null;
     ScriptedMediaSource.opens = true;
     ScriptedMediaSource.openAtOnce = false;
+    ScriptedMediaSource.buffersFinish = true;
     vi.stubGlobal('MediaSource', ScriptedMediaSource);
   });
   afterEach(() => vi.unstubAllGlobals());
@@ -271,6 +283,47 @@ describe('the audio player, playing each sentence while it arrives', () => {
     element.dispatchEvent(new Event('ended'));
     await playing;
     expect(revoked).toEqual(['blob:astro/1']);
+  });
+
+  it("sets the media pipeline up with the audio's primer before the first chunk, outside the append window", async () => {
+    const { element, plays } = scriptedAudio();
+    const player = STREAMING(element);
+    const audio = new SpeechAudio(4, new Uint8Array(144));
+    const playing = player.play(audio, 1);
+    await ticks(20);
+    const buffer = ScriptedMediaSource.latest?.buffer;
+    // The primer went in far past any sentence (dropped by the browser: nothing buffered, nothing heard).
+    expect(buffer?.appended).toEqual([144]);
+    expect(buffer?.placed[0]?.windowStart).toBeGreaterThan(3600);
+    expect(plays).toHaveLength(1);
+    audio.push(new Uint8Array(288));
+    audio.push(new Uint8Array(144));
+    await ticks();
+    // The window and the timestamps are back: the sentence plays from its start, its chunks in a row.
+    expect(buffer?.appended).toEqual([144, 288, 144]);
+    expect(buffer?.placed.slice(1)).toEqual([
+      { windowStart: 0, offset: 0 },
+      { windowStart: 0, offset: 0.072 },
+    ]);
+    audio.end();
+    await ticks();
+    element.dispatchEvent(new Event('ended'));
+    await playing;
+  });
+
+  it('gives up when the media pipeline never takes the primer', async () => {
+    vi.useFakeTimers();
+    ScriptedMediaSource.buffersFinish = false;
+    const { element, plays } = scriptedAudio();
+    const player = STREAMING(element, { startMs: 200 });
+    const playing = player.play(new SpeechAudio(4, new Uint8Array(144)), 1);
+    const outcome = expect(playing).rejects.toThrow(new DeadlineError('preparing audio playback', 200));
+    await vi.advanceTimersByTimeAsync(199);
+    expect(ScriptedMediaSource.latest?.buffer.appended).toEqual([144]);
+    await vi.advanceTimersByTimeAsync(1);
+    await outcome;
+    expect(plays).toEqual([]);
+    expect(revoked).toEqual(created);
   });
 
   it('feeds a source that is open at once without waiting for it to open', async () => {

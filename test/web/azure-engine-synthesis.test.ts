@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DeadlineError } from '../../web/src/app/deadline';
 import { SpokenReply } from '../../web/src/conversation/spoken-reply';
+import { silentMp3 } from '../support/silent-mp3';
 import { startEngine, stopEngines, TEST_DEADLINES } from './azure-speech-harness';
 
 // The real Speech SDK synthesizing against the fake Azure Speech service (test/support/azure-speech-fake.ts).
@@ -42,6 +43,8 @@ describe('Azure synthesis against the speech service protocol', () => {
       expect(played.bytes).toEqual(service.fake.audio);
       // 32 kbit/s: the bytes say how long the reply lasts.
       expect(played.expectedMs).toBe(service.fake.audio.byteLength / 4);
+      // The player sets its media pipeline up with one silent frame of the same format (one 36 ms frame).
+      expect(played.primer).toEqual(silentMp3(36));
     }
     expect(service.fake.synthesisSockets()).toHaveLength(1);
     expect(service.fake.synthesisSockets()[0]).toMatchObject({

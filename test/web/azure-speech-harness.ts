@@ -34,7 +34,13 @@ export class PushMicrophone {
 
 /** Where the engine's synthesized audio goes: recorded, and held until the test lets it end. */
 export class RecordingOutput implements AudioOutput {
-  readonly played: { bytes: Uint8Array; type: string; rate: number; expectedMs: number | undefined }[] = [];
+  readonly played: {
+    bytes: Uint8Array;
+    type: string;
+    rate: number;
+    expectedMs: number | undefined;
+    primer: Uint8Array | undefined;
+  }[] = [];
   readonly rates: number[] = [];
   stops = 0;
   /** While true, each play() waits for finish() (or stop()). */
@@ -43,7 +49,7 @@ export class RecordingOutput implements AudioOutput {
 
   async play(audio: SpeechAudio, rate: number): Promise<void> {
     const bytes = await audio.whole();
-    this.played.push({ bytes, type: audio.type, rate, expectedMs: audio.durationMs });
+    this.played.push({ bytes, type: audio.type, rate, expectedMs: audio.durationMs, primer: audio.primer });
     if (this.hold) await new Promise<void>((resolve) => this.ends.push(resolve));
   }
 

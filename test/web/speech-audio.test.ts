@@ -24,6 +24,16 @@ describe('a sentence of synthesized speech as it arrives', () => {
     expect(audio.durationMs).toBe(0.75);
   });
 
+  it('keeps its primer apart: never a chunk, never in the whole, never in its length', async () => {
+    const audio = new SpeechAudio(4, bytes(7, 7, 7, 7));
+    audio.push(bytes(1, 2));
+    audio.end();
+    expect(await collect(audio)).toEqual([[1, 2]]);
+    expect([...(await audio.whole())]).toEqual([1, 2]);
+    expect(audio.durationMs).toBe(0.5);
+    expect([...(audio.primer ?? [])]).toEqual([7, 7, 7, 7]);
+  });
+
   it('throws its failure to the reader after the chunks that arrived before it', async () => {
     const audio = new SpeechAudio(4);
     const chunks: number[][] = [];

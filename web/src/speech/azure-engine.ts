@@ -78,6 +78,13 @@ const TOKEN_RETRY_MS = 30_000;
 const WORKLET_URL_PROPERTY = 'MICROPHONE-WorkletSourceUrl';
 /** audio-16khz-32kbitrate-mono-mp3: 32 kbit/s is 4 bytes a millisecond, so the bytes say how long it lasts. */
 const MP3_BYTES_PER_MS = 4;
+/**
+ * One silent frame of that format, for the player to set up its media pipeline with before the audio
+ * comes: MPEG-2 Layer III, 32 kbit/s, 16 kHz, mono (header FF F3 48 C0), 144 bytes, the rest zeros
+ * (no coded samples: 36 ms of silence).
+ */
+const MP3_SILENT_FRAME = new Uint8Array(144);
+MP3_SILENT_FRAME.set([0xff, 0xf3, 0x48, 0xc0]);
 
 export const loadSpeechSdk = (): Promise<SpeechSdk> => import('microsoft-cognitiveservices-speech-sdk');
 
@@ -456,7 +463,7 @@ export class AzureSpeechEngine implements SpeechEngine {
   private synthesize(text: string, locale: Locale): SpeechAudio {
     const { sdk, deadlines } = this;
     const line = this.synthesisLine();
-    const audio = new SpeechAudio(MP3_BYTES_PER_MS);
+    const audio = new SpeechAudio(MP3_BYTES_PER_MS, MP3_SILENT_FRAME);
     const timers: ReturnType<typeof setTimeout>[] = [];
     const settle = (failure?: Error) => {
       if (line.abandon !== fail) return;

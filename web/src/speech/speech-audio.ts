@@ -16,8 +16,15 @@ export class SpeechAudio implements AsyncIterable<Bytes> {
   private waiters: (() => void)[] = [];
   private settleFinished!: (error?: Error) => void;
 
-  /** `bytesPerMs`: the format's constant bit rate, from which the audio's length is known. */
-  constructor(private readonly bytesPerMs: number) {
+  /**
+   * `bytesPerMs`: the format's constant bit rate, from which the audio's length is known. `primer`: one
+   * silent frame of the same format, with which a player may set up its media pipeline before the first
+   * chunk arrives (AudioPlayer does, while the speech service is still synthesizing).
+   */
+  constructor(
+    private readonly bytesPerMs: number,
+    readonly primer?: Bytes,
+  ) {
     this.finished = new Promise<void>((resolve, reject) => {
       this.settleFinished = (error) => (error ? reject(error) : resolve());
     });
