@@ -102,7 +102,8 @@ const RECORD_TIMINGS = `
     const append = SourceBuffer.prototype.appendBuffer;
     const seen = new WeakSet();
     SourceBuffer.prototype.appendBuffer = function (data) {
-      if (!seen.has(this)) {
+      // The silent frame that sets the pipeline up goes in outside the append window: not audio.
+      if (!seen.has(this) && this.appendWindowStart === 0) {
         seen.add(this);
         timings.appends.push(clock());
       }

@@ -311,6 +311,19 @@ describe('the audio player, playing each sentence while it arrives', () => {
     await playing;
   });
 
+  it('goes straight to the audio when some has already come (a sentence synthesized while the one before played)', async () => {
+    const { element } = scriptedAudio();
+    const audio = new SpeechAudio(4, new Uint8Array(144));
+    audio.push(new Uint8Array(288));
+    const playing = STREAMING(element).play(audio, 1);
+    await ticks(20);
+    expect(ScriptedMediaSource.latest?.buffer.appended).toEqual([288]);
+    audio.end();
+    await ticks();
+    element.dispatchEvent(new Event('ended'));
+    await playing;
+  });
+
   it('gives up when the media pipeline never takes the primer', async () => {
     vi.useFakeTimers();
     ScriptedMediaSource.buffersFinish = false;

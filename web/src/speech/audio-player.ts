@@ -168,7 +168,8 @@ export class AudioPlayer implements AudioOutput {
     await withDeadline(opened(source), startMs, 'opening the audio stream');
     if (!current()) return;
     const buffer = source.addSourceBuffer(audio.type);
-    if (audio.primer) {
+    // Only while no audio has come (a reply's first sentence): audio already here sets the pipeline up as well.
+    if (audio.primer && audio.byteLength === 0) {
       await withDeadline(primed(buffer, audio.primer), startMs, 'preparing audio playback');
       if (!current()) return;
     }
