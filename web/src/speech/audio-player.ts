@@ -154,9 +154,9 @@ export class AudioPlayer implements AudioOutput {
 
   /**
    * Feeds the chunks to the media source as they arrive. Once the source is open, the pipeline is set up
-   * with the audio's primer (see `primed`) and the element is asked to play, so it is ready when the first
-   * chunk comes (it starts on that chunk); the start deadline runs from the first chunk, since the
-   * synthesis has its own deadline for the first byte.
+   * with the audio's primer while none of the audio has come (see `primed`) and the element is asked to
+   * play, so it is ready when the first chunk comes (it starts on that chunk); the start deadline runs from
+   * the first chunk, since the synthesis has its own deadline for the first byte.
    */
   private async feed(
     source: MediaSource,
@@ -168,7 +168,7 @@ export class AudioPlayer implements AudioOutput {
     await withDeadline(opened(source), startMs, 'opening the audio stream');
     if (!current()) return;
     const buffer = source.addSourceBuffer(audio.type);
-    // Only while no audio has come (a reply's first sentence): audio already here sets the pipeline up as well.
+    // Audio already here (synthesized while the sentence before played) sets the pipeline up as well.
     if (audio.primer && audio.byteLength === 0) {
       await withDeadline(primed(buffer, audio.primer), startMs, 'preparing audio playback');
       if (!current()) return;
