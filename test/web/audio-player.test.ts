@@ -324,6 +324,23 @@ describe('the audio player, playing each sentence while it arrives', () => {
     await playing;
   });
 
+  it('leaves the element alone when Skip comes while the primer is going in', async () => {
+    ScriptedMediaSource.buffersFinish = false;
+    const { element, plays } = scriptedAudio();
+    const player = STREAMING(element);
+    const audio = new SpeechAudio(4, new Uint8Array(144));
+    const playing = player.play(audio, 1);
+    await ticks(20);
+    const buffer = ScriptedMediaSource.latest?.buffer;
+    player.stop();
+    await playing;
+    buffer?.dispatchEvent(new Event('updateend'));
+    audio.push(new Uint8Array(288));
+    await ticks(20);
+    expect(plays).toEqual([]);
+    expect(buffer?.appended).toEqual([144]);
+  });
+
   it('gives up when the media pipeline never takes the primer', async () => {
     vi.useFakeTimers();
     ScriptedMediaSource.buffersFinish = false;
