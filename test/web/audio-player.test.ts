@@ -324,6 +324,82 @@ describe('the audio player, playing each sentence while it arrives', () => {
     await playing;
   });
 
+  it('leaves the element alone when Skip comes before the media source opens', async () => {
+    const { element, plays } = scriptedAudio();
+    const player = STREAMING(element);
+    const audio = new SpeechAudio(4);
+    const playing = player.play(audio, 1);
+    player.stop();
+    await playing;
+    audio.push(new Uint8Array(144));
+    await ticks(20);
+    expect(plays).toEqual([]);
+    expect(ScriptedMediaSource.latest?.buffer.appended).toEqual([]);
+  });
+
+  it('buffers no more of a sentence once Skip comes while one of its chunks goes in', async () => {
+    ScriptedMediaSource.buffersFinish = false;
+    const { element } = scriptedAudio();
+    const player = STREAMING(element);
+    const audio = new SpeechAudio(4);
+    const playing = player.play(audio, 1);
+    audio.push(new Uint8Array(144));
+    audio.push(new Uint8Array(288));
+    await ticks(20);
+    const buffer = ScriptedMediaSource.latest?.buffer;
+    expect(buffer?.appended).toEqual([144]);
+    player.stop();
+    await playing;
+    // The chunk in flight is taken after Skip; the one that had already come is never appended.
+    buffer?.dispatchEvent(new Event('updateend'));
+    await ticks(20);
+    expect(buffer?.appended).toEqual([144]);
+    expect(ScriptedMediaSource.latest?.ended).toBe(false);
+  });
+
+  it("keeps the next sentence's start deadline when a skipped sentence's chunk finishes going in late", async () => {
+    vi.useFakeTimers();
+    ScriptedMediaSource.buffersFinish = false;
+    const { element } = scriptedAudio();
+    element.play = () => new Promise<void>(() => undefined);
+    const player = STREAMING(element, { startMs: 200 });
+    const skipped = new SpeechAudio(4);
+    const first = player.play(skipped, 1);
+    skipped.push(new Uint8Array(144));
+    await vi.advanceTimersByTimeAsync(0);
+    const lateBuffer = ScriptedMediaSource.latest?.buffer;
+    player.stop();
+    await first;
+
+    ScriptedMediaSource.buffersFinish = true;
+    const next = new SpeechAudio(4);
+    const playing = player.play(next, 1);
+    let failure: unknown;
+    playing.catch((error: unknown) => (failure = error));
+    next.push(new Uint8Array(144));
+    await vi.advanceTimersByTimeAsync(0);
+    // The skipped sentence's chunk is taken only now: nothing of it may touch the sentence playing.
+    lateBuffer?.dispatchEvent(new Event('updateend'));
+    await vi.advanceTimersByTimeAsync(200);
+    expect(failure).toEqual(new DeadlineError('starting audio playback', 200));
+  });
+
+  it('buffers nothing that comes after Skip while it waited for the next chunk', async () => {
+    const { element } = scriptedAudio();
+    const player = STREAMING(element);
+    const audio = new SpeechAudio(4);
+    const playing = player.play(audio, 1);
+    audio.push(new Uint8Array(144));
+    await ticks(20);
+    player.stop();
+    await playing;
+    audio.push(new Uint8Array(288));
+    audio.end();
+    await ticks(40);
+    expect(ScriptedMediaSource.latest?.buffer.appended).toEqual([144]);
+    expect(ScriptedMediaSource.latest?.ended).toBe(false);
+  });
+
   it('leaves the element alone when Skip comes while the primer is going in', async () => {
     ScriptedMediaSource.buffersFinish = false;
     const { element, plays } = scriptedAudio();
