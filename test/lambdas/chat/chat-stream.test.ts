@@ -190,7 +190,15 @@ describe('POST /api/chat streamed (Accept: application/x-ndjson)', () => {
       ),
     );
 
-    const lines = await readLines(await chat(handler));
+    // The whole deadline far beyond the test's own: only the idle deadline can end the reply in time.
+    const patient = createChatHandler({
+      ASTRO_MODEL: 'bedrock',
+      BEDROCK_ENDPOINT: bedrock.url,
+      MODEL_TIMEOUT_MS: '60000',
+      MODEL_IDLE_TIMEOUT_MS: '300',
+    });
+
+    const lines = await readLines(await chat(patient));
 
     expect(lines.at(-1)).toEqual({
       type: 'error',
