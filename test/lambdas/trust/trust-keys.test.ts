@@ -101,8 +101,17 @@ describe('the signing key in Secrets Manager (real client against a loopback fak
     expect(kept).toEqual([]);
   });
 
-  it('answers 503 not_configured for a malformed secret, without its content', async () => {
-    secret = `{"current":"short"} ${OLD}`;
+  it.each([
+    // Text that is not JSON, with a key in it.
+    ['a malformed secret', () => `{"current":"short"} ${OLD}`, OLD],
+    // Valid JSON: only the key's length (§12.5: 32 printable characters at least) is wrong.
+    [
+      'a well-formed secret whose key is one character short',
+      () => JSON.stringify({ current: KEY_31 }),
+      KEY_31,
+    ],
+  ])('answers 503 not_configured for %s, without its content', async (_case, secretText, hidden) => {
+    secret = secretText();
     const chat = createChatHandler({
       TRUST_SECRET_ID: 'astro/signing-key',
       SECRETS_MANAGER_ENDPOINT: secrets.url,
@@ -114,23 +123,7 @@ describe('the signing key in Secrets Manager (real client against a loopback fak
 
     expect(result.statusCode).toBe(503);
     expect(bodyOf<ErrorBody>(result).error.code).toBe('not_configured');
-    expect(result.body).not.toContain(OLD);
-  });
-
-  it('answers 503 not_configured for a well-formed secret whose key is one character short', async () => {
-    secret = JSON.stringify({ current: KEY_31 });
-    const chat = createChatHandler({
-      TRUST_SECRET_ID: 'astro/signing-key',
-      SECRETS_MANAGER_ENDPOINT: secrets.url,
-    });
-
-    const result = await chat(
-      apiEvent({ path: API_ROUTES.chat, body: { userMessage: 'Hi', language: 'en-US', chatHistory: [] } }),
-    );
-
-    expect(result.statusCode).toBe(503);
-    expect(bodyOf<ErrorBody>(result).error.code).toBe('not_configured');
-    expect(result.body).not.toContain(KEY_31);
+    expect(result.body).not.toContain(hidden);
   });
 
   it('answers 504 when Secrets Manager hangs, within the configured deadline', async () => {
