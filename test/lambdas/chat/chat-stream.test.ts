@@ -97,6 +97,20 @@ describe('POST /api/chat streamed (Accept: application/x-ndjson)', () => {
     });
   });
 
+  it('sends at the end the characters held back as a possible __INIT__, so the deltas join to done', async () => {
+    // Markdown bold ends in "__", the start of the marker: held back until nothing more can come.
+    bedrock.respondWith(converseStreamAnswer(converseStreamEvents(['The biggest planet is __Jupiter__'])));
+
+    const lines = await readLines(await chat(handler));
+
+    expect(lines.at(-1)).toEqual({
+      type: 'done',
+      response: 'The biggest planet is __Jupiter__',
+      signature: expect.stringMatching(/^v1\./),
+    });
+    expect(textOf(lines)).toBe('The biggest planet is __Jupiter__');
+  });
+
   it('sends one picture line with the prompt cut to the contract limit, and the same prompt in done', async () => {
     const longPrompt = 'A very detailed view of the rings of Saturn '.repeat(40);
     bedrock.respondWith(
@@ -176,7 +190,15 @@ describe('POST /api/chat streamed (Accept: application/x-ndjson)', () => {
       ),
     );
 
-    const lines = await readLines(await chat(handler));
+    // The whole deadline far beyond the test's own: only the idle deadline can end the reply in time.
+    const patient = createChatHandler({
+      ASTRO_MODEL: 'bedrock',
+      BEDROCK_ENDPOINT: bedrock.url,
+      MODEL_TIMEOUT_MS: '60000',
+      MODEL_IDLE_TIMEOUT_MS: '300',
+    });
+
+    const lines = await readLines(await chat(patient));
 
     expect(lines.at(-1)).toEqual({
       type: 'error',

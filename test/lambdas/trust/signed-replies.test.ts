@@ -208,6 +208,17 @@ describe('picture tickets: /api/generateImage draws nothing without a valid tick
     expect(await readdir(directory)).toEqual([]);
   });
 
+  it('answers 403 "expired" for a ticket signed with the key that claims more than its lifetime', async () => {
+    // Well signed, for this very prompt, but issued as by a clock an hour ahead: only its expiry is wrong.
+    const fromAhead = ticketFor(prompt, clock + 60 * 60 * 1000);
+
+    const result = await draw({ prompt, ticket: fromAhead });
+
+    expect(result.statusCode).toBe(403);
+    expect(bodyOf<ErrorBody>(result).error.message).toMatch(/expired/);
+    expect(await readdir(directory)).toEqual([]);
+  });
+
   it('answers 403 for an expired ticket, and 200 for the same ticket just before', async () => {
     const issuedAt = clock;
     clock = issuedAt + TICKET_LIFETIME_MS - 1000;

@@ -117,6 +117,22 @@ describe('Bedrock answers read with care', () => {
     expect(doneReply(streamed.events)).toEqual({ response: 'Bold text starts with <b' });
   });
 
+  it('streams the characters held back at the end of the follow-up, after a picture-only answer', async () => {
+    const pictureOnly = converseStreamEvents([], {
+      tools: [{ toolUseId: 'tool-1', name: 'show_picture', input: ['{"prompt":"Saturn"}'] }],
+    });
+    const words = converseStreamEvents(['Bold text starts with ', '<b']);
+    fake.respondWith(routesInTurn(converseStreamAnswer(pictureOnly), converseStreamAnswer(words)));
+
+    const streamed = await collect(tutor.stream(ask));
+
+    expect(streamed.text).toBe('Bold text starts with <b');
+    expect(doneReply(streamed.events)).toEqual({
+      response: 'Bold text starts with <b',
+      imagePrompt: 'Saturn',
+    });
+  });
+
   it('takes the picture of the follow-up when the first tool call’s input could not be read, streamed', async () => {
     const unreadable = converseStreamEvents([], {
       tools: [{ toolUseId: 'tool-1', name: 'show_picture', input: ['{"prompt": "Sat'] }],

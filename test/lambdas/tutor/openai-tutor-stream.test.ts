@@ -310,7 +310,8 @@ describe('the OpenAI-compatible tutor streaming (platform fetch against an SSE f
       sseAnswer([sseData(completionChunk({ content: 'Stars are' })), never.wait], { end: false }),
     );
 
-    const streamed = await collect(tutorWith().stream(ask));
+    // The whole deadline far beyond the test's own: only the idle deadline can end the reply in time.
+    const streamed = await collect(tutorWith({ MODEL_TIMEOUT_MS: '60000' }).stream(ask));
 
     expect(streamed.text).toBe('Stars are');
     expect(streamed.error).toMatchObject({ code: 'upstream_timeout' });

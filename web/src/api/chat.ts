@@ -29,6 +29,7 @@ export interface ChatStreamDeadlines {
 }
 
 /**
+ * docs/behaviour.md §7.11, §9.9: 30 s to the first line, then 20 s between lines, and no cap on the whole.
  * Beyond the server's own (its model deadline is 20 s whole and 10 s between pieces, and API Gateway's
  * is 29 s), so the server's own error answer normally arrives first; these only catch a lost connection.
  */
