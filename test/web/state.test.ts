@@ -16,6 +16,7 @@ import {
   initialState,
   isBusy,
   isInitializing,
+  openQuestionId,
   type ConversationAction,
   type ConversationState,
 } from '../../web/src/conversation/state';
@@ -540,6 +541,21 @@ describe('teaching in the reducer (docs/behaviour.md §17)', () => {
     expect(run(asked, utterance('Jupiter', 7)).checkOpen).toBe(false);
     expect(run(asked, { type: 'ended' }).checkOpen).toBe(false);
     expect(run(asked, checked(correct, 'another conversation')).checkOpen).toBe(true);
+  });
+
+  it('names the reply holding the open question, passing over the picture after it, for the transcript (§2.6)', () => {
+    const lesson = run(
+      listening(),
+      utterance('Show me Saturn', 7),
+      reply('Saturn has rings. What are they made of?', 8),
+      { type: 'picture_requested', conversationId: ID, loadingId: 'loading-9', prompt: 'Saturn' },
+    );
+    expect(openQuestionId(lesson)).toBe(null);
+    const asked = run(lesson, checked({ type: 'question' }));
+    expect(openQuestionId(asked)).toBe(8);
+    const drawn = run(asked, { type: 'picture_ready', loadingId: 'loading-9', id: 10, imageUrl: '/s.svg' });
+    expect(openQuestionId(drawn)).toBe(8);
+    expect(openQuestionId(run(drawn, finished, utterance('Ice', 11)))).toBe(null);
   });
 
   it('opens think time only after a reply that ends with a check question (§17.5)', () => {

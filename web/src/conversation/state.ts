@@ -430,11 +430,27 @@ export function feedbackHistoryOf(messages: readonly TranscriptMessage[]): ChatM
 
 /** What Replay speaks: Astro's last reply in words (not a picture or its placeholder); null before one. */
 export function lastReplyText(messages: readonly TranscriptMessage[]): string | null {
+  const reply = lastReply(messages);
+  return reply === null || reply.text.trim() === '' ? null : reply.text;
+}
+
+/**
+ * The id of Astro's reply that ends with the open check question, which the transcript keeps in view
+ * (docs/behaviour.md §2.6); null while none is open.
+ */
+export function openQuestionId(
+  state: Pick<ConversationState, 'checkOpen' | 'messages'>,
+): TranscriptMessage['id'] | null {
+  return state.checkOpen ? (lastReply(state.messages)?.id ?? null) : null;
+}
+
+/** Astro's last message in words: not a picture, not a placeholder. */
+function lastReply(messages: readonly TranscriptMessage[]): TranscriptMessage | null {
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const message = messages[index];
     if (!message || message.sender !== 'astro') continue;
     if (isPlaceholder(message) || message.isLoading || message.imageUrl !== undefined) continue;
-    return message.text.trim() === '' ? null : message.text;
+    return message;
   }
   return null;
 }
