@@ -83,6 +83,7 @@ export function App({ deps }: { readonly deps?: () => ConversationDeps }) {
       {modalOpen && (
         <FeedbackModal
           t={t}
+          locale={state.language}
           sending={state.feedback.sending}
           onDismiss={() => controller.dismissFeedback()}
           onSubmit={(input) => void controller.submitFeedback(input)}
