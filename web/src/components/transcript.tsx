@@ -3,7 +3,7 @@ import { languageOf, type Locale } from '#contract/languages';
 import type { ChatMessage } from '#contract/schemas';
 import type { Messages } from '../i18n/messages';
 import { MessageBubble } from './message-bubble';
-import { newestScrollTop } from './question-in-view';
+import { newestScrollTop } from './open-question';
 
 export interface TranscriptProps {
   readonly t: Messages;
