@@ -14,4 +14,6 @@ export const DEFAULT_LEVEL: Level = 'teen';
  * What a reply says about checks for understanding: it ends with a check `question`, or it judges the
  * learner's `answer` to the previous check question.
  */
-export type Check = { readonly type: 'question' } | { readonly type: 'answer'; readonly correct: boolean };
+export type Check =
+  | { readonly type: 'question' }
+  | { readonly type: 'answer'; readonly correct: boolean; readonly openQuestion?: true };

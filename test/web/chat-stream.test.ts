@@ -185,6 +185,39 @@ describe('streamChat', () => {
     expect(whole.check).toEqual({ type: 'answer', correct: true });
   });
 
+  it.each([
+    [
+      { type: 'answer', correct: false, openQuestion: true },
+      { type: 'answer', correct: false, openQuestion: true },
+    ],
+    [
+      { type: 'answer', correct: true, openQuestion: true, hint: 'x' },
+      { type: 'answer', correct: true, openQuestion: true },
+    ],
+    [
+      { type: 'answer', correct: true, openQuestion: false },
+      { type: 'answer', correct: true },
+    ],
+    [
+      { type: 'answer', correct: false, openQuestion: 'yes' },
+      { type: 'answer', correct: false },
+    ],
+    [{ type: 'question', openQuestion: true, topic: 'sun' }, { type: 'question' }],
+  ])(
+    'reads %j as %j: openQuestion only when exactly true, unknown fields dropped, streamed or whole',
+    async (sent, read) => {
+      server.respondWith((_request, response) => {
+        response.writeHead(200, NDJSON);
+        response.end(
+          line({ type: 'delta', text: 'Hi.' }) + line({ type: 'done', response: 'Hi.', check: sent }),
+        );
+      });
+      expect((await chat.streamChat(request, recorder().handlers)).check).toEqual(read);
+      server.respondWith((_request, response) => sendJson(response, 200, { response: 'Hi.', check: sent }));
+      expect((await chat.streamChat(request, recorder().handlers)).check).toEqual(read);
+    },
+  );
+
   it.each([{ type: 'answer' }, { type: 'answer', correct: 'yes' }, { type: 'quiz' }, 'question', null])(
     'ignores a malformed check (%j) and keeps the reply',
     async (check) => {

@@ -612,27 +612,40 @@ describe('teaching in the conversation (docs/behaviour.md §17)', () => {
     await settle();
     expect(h.controller.getState()).toMatchObject({ status: 'listening', checkOpen: true });
 
-    h.replyWith(right);
-    expect(h.controller.submitUtterance('Jupiter')).toBe(true);
+    h.replyWith({ ...wrong, check: { ...wrong.check, openQuestion: true } });
+    expect(h.controller.submitUtterance('Mars')).toBe(true);
     // The question is answered, but the engine is not retuned while the reply is on its way.
     expect(h.controller.getState().checkOpen).toBe(false);
     expect(h.engine.thinkTimes).toEqual([true]);
-    // The judgement may ask again (a quiz's next question): think time stays open, nothing to retune.
+    // The judgement asks again (the hint and the question again): think time stays open, nothing to retune.
     await settle();
     expect(h.controller.getState().checkOpen).toBe(true);
     expect(h.engine.thinkTimes).toEqual([true]);
     h.engine.finishPlayback();
     await settle();
-    // A reply without a check: think time closes once the reply has been spoken and Astro listens.
-    h.replyWith({ response: 'Saturn has rings.' });
-    h.engine.handlers?.onFinal('Tell me about Saturn');
+    // Judged right, then an offer: think time closes once the reply has been spoken and Astro listens.
+    h.replyWith(right);
+    h.engine.handlers?.onFinal('Jupiter');
     await settle();
-    expect(h.controller.getState()).toMatchObject({ status: 'speaking', checkOpen: false });
+    expect(h.controller.getState()).toMatchObject({ status: 'speaking', checkOpen: false, stars: 1 });
     expect(h.engine.thinkTimes).toEqual([true]);
     h.engine.finishPlayback();
     await settle();
     expect(h.controller.getState()).toMatchObject({ status: 'listening', checkOpen: false });
     expect(h.engine.thinkTimes).toEqual([true, false]);
+    // A reply without a check after a question: the same, back to the default once Astro listens.
+    h.replyWith(question);
+    await say(h, 'Tell me about Jupiter');
+    expect(h.engine.thinkTimes).toEqual([true, false, true]);
+    h.replyWith({ response: 'Saturn has rings.' });
+    h.engine.handlers?.onFinal('Tell me about Saturn');
+    await settle();
+    expect(h.controller.getState()).toMatchObject({ status: 'speaking', checkOpen: false });
+    expect(h.engine.thinkTimes).toEqual([true, false, true]);
+    h.engine.finishPlayback();
+    await settle();
+    expect(h.controller.getState()).toMatchObject({ status: 'listening', checkOpen: false });
+    expect(h.engine.thinkTimes).toEqual([true, false, true, false]);
   });
 
   it('ends think time with the conversation without retuning an engine that is being released', async () => {
