@@ -132,7 +132,7 @@ describe('the web API calls', () => {
 
 describe('the VITE_* settings', () => {
   it('default to same-origin API calls and a provider byline', async () => {
-    const { parseWebSettings } = await import('../../web/src/app/env');
+    const { parseWebSettings } = await import('../../web/src/lib/env');
     expect(parseWebSettings({})).toEqual({
       apiBase: '',
       providerName: 'Astro Learning',
@@ -142,7 +142,7 @@ describe('the VITE_* settings', () => {
   });
 
   it('take the configured values, trimming a trailing slash from the API base', async () => {
-    const { parseWebSettings } = await import('../../web/src/app/env');
+    const { parseWebSettings } = await import('../../web/src/lib/env');
     expect(
       parseWebSettings({
         VITE_API_BASE: 'https://api.example.org/',
@@ -159,7 +159,7 @@ describe('the VITE_* settings', () => {
   });
 
   it('refuse a link that could run script, naming the variable', async () => {
-    const { parseWebSettings } = await import('../../web/src/app/env');
+    const { parseWebSettings } = await import('../../web/src/lib/env');
     expect(() => parseWebSettings({ VITE_CONTACT_URL: 'javascript:alert(1)' })).toThrow(/VITE_CONTACT_URL/);
     expect(() => parseWebSettings({ VITE_API_BASE: 'ftp://x' })).toThrow(/VITE_API_BASE/);
   });

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AudioPlayer, isIOSDevice, silentWavDataUrl } from '../../web/src/speech/audio-player';
-import { DeadlineError } from '../../web/src/app/deadline';
+import { DeadlineError } from '../../web/src/lib/deadline';
 import { SpeechAudio } from '../../web/src/speech/speech-audio';
 
 // The audio player's details (docs/behaviour.md §10): the unlock clip is a valid silent WAV, Skip stops

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DeadlineError } from '../../web/src/app/deadline';
+import { DeadlineError } from '../../web/src/lib/deadline';
 import { SpokenReply } from '../../web/src/conversation/spoken-reply';
 import { silentMp3 } from '../support/silent-mp3';
 import { startEngine, stopEngines, TEST_DEADLINES } from './azure-speech-harness';
