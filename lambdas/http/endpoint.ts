@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { ErrorBody } from '../contract/errors';
 import { MAX_BODY_BYTES } from '../contract/limits';
 import { ApiError } from './api-error';
-import { errorFields, log } from './log';
+import { errorFields, log } from '../lib/log';
 import { requireSameSite, type OriginRule } from './origin';
 import { accepts, parseBody } from './request';
 import { errorResponse, jsonResponse, streamHeaders } from './response';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { TutorConfig } from '../config';
-import { log } from '../http/log';
+import { log } from '../lib/log';
 import type { Check } from '../contract/teaching';
 import { CHECK_NOTED, checkOf, parseToolInput } from './check-tools';
 import { modelPrompt } from './conversation';
