@@ -1,4 +1,4 @@
-import { ApiError } from './api-error';
+import { ApiError } from '../lib/api-error';
 import type { ApiHandler, StreamingApiHandler } from './endpoint';
 import { errorFields, log } from '../lib/log';
 import { errorResponse } from './response';

@@ -2,7 +2,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { z } from 'zod';
 import type { ErrorBody } from '../contract/errors';
 import { MAX_BODY_BYTES } from '../contract/limits';
-import { ApiError } from './api-error';
+import { ApiError } from '../lib/api-error';
 import { errorFields, log } from '../lib/log';
 import { requireSameSite, type OriginRule } from './origin';
 import { accepts, parseBody } from './request';

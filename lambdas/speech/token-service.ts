@@ -1,5 +1,5 @@
 import type { SpeechTokenResponse } from '../contract/schemas';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../lib/api-error';
 import { log } from '../lib/log';
 import type { SpeechKey, SpeechKeySource } from './speech-key';
 

@@ -1,5 +1,5 @@
 import type { TutorConfig } from '../config';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../lib/api-error';
 import { errorFields, log } from '../lib/log';
 import { createBedrockTutor } from './bedrock-tutor';
 import { createOpenAiTutor } from './openai-tutor';

@@ -4,7 +4,7 @@ import { log } from '../lib/log';
 import type { Check } from '../contract/teaching';
 import { CHECK_NOTED, checkOf, parseToolInput } from './check-tools';
 import { modelPrompt } from './conversation';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../lib/api-error';
 import { picturePrompt, spokenText, spokenTextStream } from './model-text';
 import { OpenAiRequestRejected, postForStream, postJson, type OpenAiServer } from '../upstream/openai-http';
 import { chunksOf, serverSentData } from './server-sent-events';

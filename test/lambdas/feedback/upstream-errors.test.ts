@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { endpointOverride } from '../../../lambdas/config';
 import { API_ROUTES } from '../../../lambdas/contract/routes';
 import { createFeedbackHandler } from '../../../lambdas/feedback/handler';
-import { ApiError } from '../../../lambdas/http/api-error';
+import { ApiError } from '../../../lambdas/lib/api-error';
 import { FeedbackStore } from '../../../lambdas/store/feedback-store';
 import { apiEvent, bodyOf } from '../../support/events';
 import { feedbackBody } from '../../support/feedback';

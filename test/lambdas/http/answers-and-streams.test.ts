@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { ApiError } from '../../../lambdas/http/api-error';
+import { ApiError } from '../../../lambdas/lib/api-error';
 import { handlerAtColdStart } from '../../../lambdas/http/cold-start';
 import { defineEndpoint, notFound, type StreamedResult } from '../../../lambdas/http/endpoint';
 import {

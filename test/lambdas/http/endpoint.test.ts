@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ERROR_STATUS } from '../../../lambdas/contract/errors';
-import { ApiError } from '../../../lambdas/http/api-error';
+import { ApiError } from '../../../lambdas/lib/api-error';
 import { defineEndpoint, notFound } from '../../../lambdas/http/endpoint';
 import { apiEvent, bodyOf } from '../../support/events';
 import { captureLogs, type CapturedLogs } from '../../support/logs';

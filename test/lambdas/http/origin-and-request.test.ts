@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../lambdas/config';
-import { ApiError } from '../../../lambdas/http/api-error';
+import { ApiError } from '../../../lambdas/lib/api-error';
 import { readOriginRule, requireSameSite, type OriginRule } from '../../../lambdas/http/origin';
 import { accepts, header } from '../../../lambdas/http/request';
 

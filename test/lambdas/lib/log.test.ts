@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../../lambdas/http/api-error';
+import { ApiError } from '../../../lambdas/lib/api-error';
 import { errorFields, log, setLogSink, type LogLevel } from '../../../lambdas/lib/log';
 
 // The structured log (docs/behaviour.md §12.12): one JSON line per entry at or above the level, and an

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ApiError } from '../../../lambdas/http/api-error';
+import type { ApiError } from '../../../lambdas/lib/api-error';
 import {
   EnvSpeechKeySource,
   parseSpeechSecret,

@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { endpointOverride } from '../../../lambdas/config';
-import { ApiError } from '../../../lambdas/http/api-error';
+import { ApiError } from '../../../lambdas/lib/api-error';
 import { FeedbackStore } from '../../../lambdas/store/feedback-store';
 import { ensureFeedbackTable } from '../../../lambdas/store/feedback-table';
 import { feedbackBody } from '../../support/feedback';
