@@ -1,7 +1,7 @@
 import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { Check } from '../../lambdas/contract/teaching';
-import { MESSAGES } from '../../web/src/i18n/messages';
+import type { Check } from '#contract/teaching';
+import { MESSAGES } from '#web/i18n/messages';
 import { openApp, PHONE, speech, startConversation, useTestApp, waitForStatus } from './support/app';
 
 // docs/behaviour.md §2.23, §17.1, §17.4, §17.5 in Chromium, against the local server and its offline tutor.

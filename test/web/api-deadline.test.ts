@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type * as Http from '../../web/src/api/http';
-import { hang, startFakeServer, type FakeServer } from '../support/loopback';
+import type * as Http from '#web/api/http';
+import { hang, startFakeServer, type FakeServer } from '#support/loopback';
 
 // No API call may wait for ever: a server that never answers, or stalls mid-body, is cut off by the
 // call's deadline (real fetch against a loopback server; the deadline is shortened for the test).
@@ -11,7 +11,7 @@ beforeAll(async () => {
   server = await startFakeServer(hang);
   vi.stubEnv('VITE_API_BASE', server.url);
   vi.resetModules();
-  http = await import('../../web/src/api/http');
+  http = await import('#web/api/http');
 });
 afterAll(async () => {
   vi.unstubAllEnvs();
