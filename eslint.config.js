@@ -64,6 +64,11 @@ const ZONES = [
     message: 'The contract imports nothing of ours: it is the shapes every side shares.',
   },
   {
+    target: ['./web/src', './lambdas', './infra'],
+    from: './test',
+    message: 'test/ (and its #support/… fakes) is for tests; nothing that ships imports it.',
+  },
+  {
     target: ['./web/src', './lambdas'],
     from: './infra',
     message:
@@ -130,8 +135,9 @@ export default tseslint.config(
             },
             { group: ['zod', '@aws-sdk/*'], message: 'Server-only package.' },
             {
-              regex: '^(\\.\\.?/)+lambdas(/|$)',
-              message: 'The web names the contract by its alias, #contract/…, never by a relative path.',
+              regex: '^((\\.\\.?/)+|#)lambdas(/|$)',
+              message:
+                'The web names the contract by its own alias, #contract/…, never by a path into lambdas/.',
             },
           ],
         },

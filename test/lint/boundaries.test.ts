@@ -147,6 +147,12 @@ const FORBIDDEN: readonly Case[] = [
     valueImport('../../../lambdas/contract/limits'),
   ],
   [
+    'the web imports the contract by the tests’ alias',
+    TEXT,
+    'web/src/api/fixture.ts',
+    valueImport('#lambdas/contract/limits'),
+  ],
+  [
     'the web imports the schemas’ values (zod)',
     TEXT,
     'web/src/api/fixture.ts',
@@ -275,6 +281,20 @@ const FORBIDDEN: readonly Case[] = [
     LAYERS,
     'lambdas/pictures/fixture.ts',
     typeImport('../../infra/astro-stack'),
+  ],
+  // Nothing that ships imports the tests.
+  ['a service imports a test fake', LAYERS, 'lambdas/tutor/fixture.ts', valueImport('#support/openai-fake')],
+  [
+    'the web imports a test helper',
+    LAYERS,
+    'web/src/speech/fixture.ts',
+    valueImport('../../../test/web/scripted-speech-sdk'),
+  ],
+  [
+    'the stack imports a test helper',
+    LAYERS,
+    'infra/constructs/fixture.ts',
+    valueImport('../../test/infra/synth'),
   ],
   // Cycles, even inside one layer.
   [
