@@ -1,9 +1,9 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { Locale } from '../../lambdas/contract/languages';
-import { MESSAGES } from '../../web/src/i18n/messages';
-import { AzureSpeechFake } from '../support/azure-speech-fake';
-import { silentMp3 } from '../support/silent-mp3';
+import type { Locale } from '#contract/languages';
+import { MESSAGES } from '#web/i18n/messages';
+import { AzureSpeechFake } from '#support/azure-speech-fake';
+import { silentMp3 } from '#support/silent-mp3';
 import { DESKTOP, judgeReplies, useTestApp, waitForStatus, type TestApp } from './support/app';
 import { routeAzureSpeech } from './support/azure-speech-route';
 

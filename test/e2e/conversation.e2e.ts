@@ -1,6 +1,6 @@
 import type { Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { initMessage } from '../../lambdas/contract/languages';
+import { initMessage } from '#contract/languages';
 import {
   holdSpeech,
   openApp,

@@ -1,6 +1,6 @@
 import type { HTTPResponse, Page } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
-import { speakingDeadlineMs } from '../../web/src/speech/browser-engine';
+import { speakingDeadlineMs } from '#web/speech/browser-engine';
 import {
   ASTRO_MESSAGE,
   LISTENING,

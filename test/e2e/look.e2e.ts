@@ -2,8 +2,8 @@ import AxeBuilder from '@axe-core/playwright';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { Locale } from '../../lambdas/contract/languages';
-import { MESSAGES } from '../../web/src/i18n/messages';
+import type { Locale } from '#contract/languages';
+import { MESSAGES } from '#web/i18n/messages';
 import {
   DESKTOP,
   judgeReplies,

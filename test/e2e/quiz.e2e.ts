@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { Locale } from '../../lambdas/contract/languages';
-import type { Check } from '../../lambdas/contract/teaching';
-import { MESSAGES } from '../../web/src/i18n/messages';
-import { pluralOf, STAR_MESSAGES } from '../../web/src/i18n/star-messages';
+import type { Locale } from '#contract/languages';
+import type { Check } from '#contract/teaching';
+import { MESSAGES } from '#web/i18n/messages';
+import { pluralOf, STAR_MESSAGES } from '#web/i18n/star-messages';
 import { openApp, startConversation, statusOf, useTestApp, waitForStatus } from './support/app';
 
 // Issue 12's acceptance, in Chromium against the local server and its offline tutor, with nothing faked

@@ -1,5 +1,5 @@
-import { decodeFrame, encodeBinary, encodeText, type SpeechFrame } from './azure-speech-protocol';
-import { silentMp3 } from './silent-mp3';
+import { decodeFrame, encodeBinary, encodeText, type SpeechFrame } from '#support/azure-speech-protocol';
+import { silentMp3 } from '#support/silent-mp3';
 
 /**
  * A fake of the Azure Speech service that speaks the Speech SDK's own websocket protocol, for recognition

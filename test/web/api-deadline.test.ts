@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type * as Http from '../../web/src/api/http';
-import type * as SpeechToken from '../../web/src/api/speech-token';
-import { hang, startFakeServer, type FakeServer } from '../support/loopback';
+import type * as Http from '#web/api/http';
+import type * as SpeechToken from '#web/api/speech-token';
+import { hang, startFakeServer, type FakeServer } from '#support/loopback';
 
 // No API call may wait for ever: a server that never answers, or stalls mid-body, is cut off by the
 // call's deadline (real fetch against a loopback server; the deadline is shortened for the test).
@@ -13,8 +13,8 @@ beforeAll(async () => {
   server = await startFakeServer(hang);
   vi.stubEnv('VITE_API_BASE', server.url);
   vi.resetModules();
-  http = await import('../../web/src/api/http');
-  speechToken = await import('../../web/src/api/speech-token');
+  http = await import('#web/api/http');
+  speechToken = await import('#web/api/speech-token');
 });
 afterAll(async () => {
   vi.unstubAllEnvs();

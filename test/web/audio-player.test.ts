@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AudioPlayer, isIOSDevice, silentWavDataUrl } from '../../web/src/speech/audio-player';
-import { DeadlineError } from '../../web/src/app/deadline';
-import { SpeechAudio } from '../../web/src/speech/speech-audio';
+import { AudioPlayer, isIOSDevice, silentWavDataUrl } from '#web/speech/audio-player';
+import { DeadlineError } from '#web/lib/deadline';
+import { SpeechAudio } from '#web/speech/speech-audio';
 
 /** jsdom has no media playback: the element's play() is scripted here, at the browser-API level. */
 function scriptedAudio() {

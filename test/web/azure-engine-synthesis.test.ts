@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DeadlineError } from '../../web/src/app/deadline';
-import { SpokenReply } from '../../web/src/conversation/spoken-reply';
-import { silentMp3 } from '../support/silent-mp3';
+import { DeadlineError } from '#web/lib/deadline';
+import { SpokenReply } from '#web/conversation/spoken-reply';
+import { silentMp3 } from '#support/silent-mp3';
 import { startEngine, stopEngines, TEST_DEADLINES } from './azure-speech-harness';
 
 // The real Speech SDK synthesizing against the fake Azure Speech service (test/support/azure-speech-fake.ts).

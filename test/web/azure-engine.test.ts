@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AzureSpeechEngine, ssmlFor, withoutToken } from '../../web/src/speech/azure-engine';
-import type { AudioOutput } from '../../web/src/speech/audio-player';
-import type { ListeningHealth } from '../../web/src/speech/engine';
+import { AzureSpeechEngine, ssmlFor, withoutToken } from '#web/speech/azure-engine';
+import type { AudioOutput } from '#web/speech/audio-player';
+import type { ListeningHealth } from '#web/speech/engine';
 import { scriptedMicrophone, scriptedSdk } from './scripted-speech-sdk';
 
 // The engine's speech path runs against the real SDK and the fake service in azure-engine-recognition and

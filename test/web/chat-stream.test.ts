@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type * as ChatApi from '../../web/src/api/chat';
-import type * as Http from '../../web/src/api/http';
-import { hang, sendJson, startFakeServer, type FakeServer } from '../support/loopback';
-import { gate } from '../support/tutor-stream';
+import type * as ChatApi from '#web/api/chat';
+import type * as Http from '#web/api/http';
+import { hang, sendJson, startFakeServer, type FakeServer } from '#support/loopback';
+import { gate } from '#support/tutor-stream';
 
 // The web's streamed chat call: real fetch against a loopback server standing in for the API, and a
 // Response built from a ReadableStream where the exact cut of the network chunks matters.
@@ -14,8 +14,8 @@ beforeAll(async () => {
   server = await startFakeServer((_request, response) => sendJson(response, 500, {}));
   vi.stubEnv('VITE_API_BASE', server.url);
   vi.resetModules();
-  chat = await import('../../web/src/api/chat');
-  http = await import('../../web/src/api/http');
+  chat = await import('#web/api/chat');
+  http = await import('#web/api/http');
 });
 afterAll(async () => {
   vi.unstubAllEnvs();

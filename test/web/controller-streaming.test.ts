@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Locale } from '../../lambdas/contract/languages';
-import type { ChatReply, ChatStreamHandlers } from '../../web/src/api/chat';
-import { ConversationController, type ConversationDeps } from '../../web/src/conversation/controller';
-import type { RecognitionHandlers, SpeechEngine } from '../../web/src/speech/engine';
+import type { Locale } from '#contract/languages';
+import type { ChatReply, ChatStreamHandlers } from '#web/api/chat';
+import { ConversationController, type ConversationDeps } from '#web/conversation/controller';
+import type { RecognitionHandlers, SpeechEngine } from '#web/speech/engine';
 
 /** A speech engine that records each sentence and plays it only when the test says so. */
 class QueueEngine implements SpeechEngine {

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { initMessage, type Locale } from '../../lambdas/contract/languages';
-import { CHAT_USER_MESSAGE_MAX_CHARS } from '../../lambdas/contract/limits';
-import type { ChatRequest, FeedbackRequest } from '../../lambdas/contract/schemas';
-import type { ChatReply } from '../../web/src/api/chat';
-import { ConversationController, type ConversationDeps } from '../../web/src/conversation/controller';
-import { isBusy, isInitializing } from '../../web/src/conversation/state';
-import { NoVoiceError, type RecognitionHandlers, type SpeechEngine } from '../../web/src/speech/engine';
+import { initMessage, type Locale } from '#contract/languages';
+import { CHAT_USER_MESSAGE_MAX_CHARS } from '#contract/limits';
+import type { ChatRequest, FeedbackRequest } from '#contract/schemas';
+import type { ChatReply } from '#web/api/chat';
+import { ConversationController, type ConversationDeps } from '#web/conversation/controller';
+import { isBusy, isInitializing } from '#web/conversation/state';
+import { NoVoiceError, type RecognitionHandlers, type SpeechEngine } from '#web/speech/engine';
 
 const IDS = ['6f1c0a3e-8d1b-4c0e-9a55-0b2d3c4e5f60', '7a2d1b4f-9e2c-4d1f-8b66-1c3e4d5f6a71'];
 

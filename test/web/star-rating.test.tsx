@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
 import { cleanup, render, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LOCALES } from '../../lambdas/contract/languages';
-import { FeedbackModal } from '../../web/src/components/feedback-modal';
-import { StarCount } from '../../web/src/components/star-count';
-import { MESSAGES } from '../../web/src/i18n/messages';
+import { LOCALES } from '#contract/languages';
+import { FeedbackModal } from '#web/components/feedback-modal.tsx';
+import { StarCount } from '#web/components/star-count.tsx';
+import { MESSAGES } from '#web/i18n/messages';
 
 // docs/behaviour.md §2.17, §2.23: the feedback dialog's ratings and the stars the learner earned read
 // differently in every language, so a screen-reader user never takes one for the other.

@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CHAT_HISTORY_MAX_TURNS,
-  CHAT_TURN_MAX_CHARS,
-  FEEDBACK_HISTORY_MAX_MESSAGES,
-} from '../../lambdas/contract/limits';
-import { PLAYBACK_SPEEDS } from '../../web/src/conversation/speed';
-import type { ChatMessage } from '../../lambdas/contract/schemas';
-import { DEFAULT_LEVEL, type Check } from '../../lambdas/contract/teaching';
+import { CHAT_HISTORY_MAX_TURNS, CHAT_TURN_MAX_CHARS, FEEDBACK_HISTORY_MAX_MESSAGES } from '#contract/limits';
+import { PLAYBACK_SPEEDS } from '#web/conversation/speed';
+import type { ChatMessage } from '#contract/schemas';
+import { DEFAULT_LEVEL, type Check } from '#contract/teaching';
 import {
   lastReplyText,
   canSubmitFeedback,
@@ -19,7 +15,7 @@ import {
   openQuestionId,
   type ConversationAction,
   type ConversationState,
-} from '../../web/src/conversation/state';
+} from '#web/conversation/state';
 
 const ID = '0b7f4c1e-1d5e-4a51-9b1e-3f0b6f1d2c3a';
 

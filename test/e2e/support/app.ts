@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import type { Check } from '../../../lambdas/contract/teaching';
+import type { Check } from '#contract/teaching';
 import * as ui from './app-ui';
 import { DESKTOP, startLocalApp, usePerFile } from './local-app';
 import { installSpeechFakes, type SpeechLog } from './speech-fakes';

@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createChatHandler, TUTOR_HEADER } from '../../../lambdas/chat/handler';
-import { initMessage } from '../../../lambdas/contract/languages';
-import { IMAGE_PROMPT_MAX_CHARS } from '../../../lambdas/contract/limits';
-import { API_ROUTES } from '../../../lambdas/contract/routes';
-import type { ChatRequest } from '../../../lambdas/contract/schemas';
-import type { StreamingApiHandler } from '../../../lambdas/http/endpoint';
+import { createChatHandler, TUTOR_HEADER } from '#lambdas/chat/handler';
+import { initMessage } from '#contract/languages';
+import { IMAGE_PROMPT_MAX_CHARS } from '#contract/limits';
+import { API_ROUTES } from '#contract/routes';
+import type { ChatRequest } from '#contract/schemas';
+import type { StreamingApiHandler } from '#lambdas/http/endpoint';
 import {
   awsError,
   converseEvent,
@@ -12,12 +12,12 @@ import {
   converseStreamAnswer,
   converseStreamEvents,
   startBedrockFake,
-} from '../../support/bedrock-fake';
-import { apiEvent, bodyOf, buffered } from '../../support/events';
-import { captureLogs, type CapturedLogs } from '../../support/logs';
-import type { FakeServer } from '../../support/loopback';
-import { parseLines, readLines, streamed, textOf } from '../../support/ndjson';
-import { gate } from '../../support/tutor-stream';
+} from '#support/bedrock-fake';
+import { apiEvent, bodyOf, buffered } from '#support/events';
+import { captureLogs, type CapturedLogs } from '#support/logs';
+import type { FakeServer } from '#support/loopback';
+import { parseLines, readLines, streamed, textOf } from '#support/ndjson';
+import { gate } from '#support/tutor-stream';
 
 const SECRET_DETAIL = 'upstream-secret-detail-7f3a';
 const NDJSON = { Accept: 'application/x-ndjson' };

@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmbeddedDynamo } from '../../../lambdas/local/embedded-dynamo';
-import { startLocalServer, type LocalServer } from '../../../lambdas/local/server';
-import { stopOnSignal } from '../../../lambdas/local/stop-signals';
-import { Trust } from '../../../lambdas/trust/trust';
-import { fileTrustKeys } from '../../../lambdas/trust/trust-keys';
+import { startEmbeddedDynamo } from '#lambdas/local/embedded-dynamo';
+import { startLocalServer, type LocalServer } from '#lambdas/local/server';
+import { stopOnSignal } from '#lambdas/local/stop-signals';
+import { Trust } from '#lambdas/trust/trust';
+import { fileTrustKeys } from '#lambdas/trust/trust-keys';
 
 let root: string;
 let webRoot: string;

@@ -2,23 +2,23 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createChatHandler as streamingChatHandler } from '../../../lambdas/chat/handler';
-import type { ErrorBody } from '../../../lambdas/contract/errors';
-import { API_ROUTES } from '../../../lambdas/contract/routes';
-import type { ChatResponse } from '../../../lambdas/contract/schemas';
-import { handlerAtColdStart } from '../../../lambdas/http/cold-start';
-import { isReplySignature, signReply } from '../../../lambdas/trust/seals';
-import { createTrust } from '../../../lambdas/trust/trust-config';
+import { createChatHandler as streamingChatHandler } from '#lambdas/chat/handler';
+import type { ErrorBody } from '#contract/errors';
+import { API_ROUTES } from '#contract/routes';
+import type { ChatResponse } from '#contract/schemas';
+import { handlerAtColdStart } from '#lambdas/http/cold-start';
+import { isReplySignature, signReply } from '#lambdas/trust/seals';
+import { createTrust } from '#lambdas/trust/trust-config';
 import {
   fileTrustKeys,
   parseTrustSecret,
   TRUST_KEY_CACHE_MS,
   type TrustKeys,
-} from '../../../lambdas/trust/trust-keys';
-import { answersInJson, apiEvent, bodyOf } from '../../support/events';
-import { hang, startFakeServer, type FakeServer } from '../../support/loopback';
-import { captureLogs, type CapturedLogs } from '../../support/logs';
-import { startSecretsManagerFake } from '../../support/secrets-manager-fake';
+} from '#lambdas/trust/trust-keys';
+import { answersInJson, apiEvent, bodyOf } from '#support/events';
+import { hang, startFakeServer, type FakeServer } from '#support/loopback';
+import { captureLogs, type CapturedLogs } from '#support/logs';
+import { startSecretsManagerFake } from '#support/secrets-manager-fake';
 
 /** These tests read whole JSON answers. */
 const createChatHandler = (...args: Parameters<typeof streamingChatHandler>) =>

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readTutorConfig } from '../../../lambdas/config';
-import { createBedrockTutor } from '../../../lambdas/tutor/bedrock-tutor';
-import type { Tutor } from '../../../lambdas/tutor/tutor';
+import { readTutorConfig } from '#lambdas/config';
+import { createBedrockTutor } from '#lambdas/tutor/bedrock-tutor';
+import type { Tutor } from '#lambdas/tutor/tutor';
 import {
   answersInTurn,
   converseAnswer,
@@ -11,9 +11,9 @@ import {
   routesInTurn,
   startBedrockFake,
   textBlock,
-} from '../../support/bedrock-fake';
-import type { FakeServer } from '../../support/loopback';
-import { collect, doneReply } from '../../support/tutor-stream';
+} from '#support/bedrock-fake';
+import type { FakeServer } from '#support/loopback';
+import { collect, doneReply } from '#support/tutor-stream';
 
 // The Bedrock answers a tutor must refuse or read with care (docs/behaviour.md §13.5–§13.7): a malformed
 // stop, a reply with no words, tools other than show_picture, a picture whose input cannot be read.

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readTutorConfig } from '../../../lambdas/config';
-import { createBedrockTutor } from '../../../lambdas/tutor/bedrock-tutor';
-import { PICTURE_SHOWN } from '../../../lambdas/tutor/system-prompt';
-import type { Tutor } from '../../../lambdas/tutor/tutor';
+import { readTutorConfig } from '#lambdas/config';
+import { createBedrockTutor } from '#lambdas/tutor/bedrock-tutor';
+import { PICTURE_SHOWN } from '#lambdas/tutor/system-prompt';
+import type { Tutor } from '#lambdas/tutor/tutor';
 import {
   answersInTurn,
   awsError,
@@ -17,9 +17,9 @@ import {
   routesInTurn,
   startBedrockFake,
   textBlock,
-} from '../../support/bedrock-fake';
-import type { FakeRoute, FakeServer } from '../../support/loopback';
-import { collect, doneReply, gate } from '../../support/tutor-stream';
+} from '#support/bedrock-fake';
+import type { FakeRoute, FakeServer } from '#support/loopback';
+import { collect, doneReply, gate } from '#support/tutor-stream';
 
 interface ConverseBody {
   messages: { role: string; content: Record<string, unknown>[] }[];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkOf, parseToolInput } from '../../../lambdas/tutor/check-tools';
+import { checkOf, parseToolInput } from '#lambdas/tutor/check-tools';
 
 describe('the check a reply reports through its tool calls (docs/behaviour.md §17.2)', () => {
   it('reads check_answer({correct}) as a judged answer', () => {

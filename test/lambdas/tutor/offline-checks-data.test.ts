@@ -3,15 +3,10 @@
  * own so one unfinished file does not hide the others' problems.
  */
 import { describe, expect, it } from 'vitest';
-import { LOCALES } from '../../../lambdas/contract/languages';
-import { RAW_LOCALE_FILES } from '../../../lambdas/tutor/offline/knowledge';
-import { localeKnowledgeSchema, type LocaleKnowledge } from '../../../lambdas/tutor/offline/knowledge-schema';
-import {
-  compilePattern,
-  indexPatterns,
-  mentions,
-  prepareMessage,
-} from '../../../lambdas/tutor/offline/matcher';
+import { LOCALES } from '#contract/languages';
+import { RAW_LOCALE_FILES } from '#lambdas/tutor/offline/knowledge';
+import { localeKnowledgeSchema, type LocaleKnowledge } from '#lambdas/tutor/offline/knowledge-schema';
+import { compilePattern, indexPatterns, mentions, prepareMessage } from '#lambdas/tutor/offline/matcher';
 
 /** Sentence ends: Latin, Arabic and Hebrew punctuation followed by a space or the end; CJK full stops. */
 const sentences = (text: string) => (text.match(/[.!?؟](\s|$)|[。！？]/g) ?? []).length;

@@ -3,15 +3,15 @@
  * drives it: each reply goes back in the history with its signature, as JSON and as NDJSON.
  */
 import { describe, expect, it } from 'vitest';
-import { createChatHandler } from '../../../lambdas/chat/handler';
-import type { Locale } from '../../../lambdas/contract/languages';
-import { API_ROUTES } from '../../../lambdas/contract/routes';
-import { chatResponseSchema, type ChatRequest, type ChatTurn } from '../../../lambdas/contract/schemas';
-import type { Check } from '../../../lambdas/contract/teaching';
-import type { StreamingApiHandler } from '../../../lambdas/http/endpoint';
-import { loadKnowledge } from '../../../lambdas/tutor/offline/knowledge';
-import { apiEvent, bodyOf, buffered } from '../../support/events';
-import { readLines, textOf } from '../../support/ndjson';
+import { createChatHandler } from '#lambdas/chat/handler';
+import type { Locale } from '#contract/languages';
+import { API_ROUTES } from '#contract/routes';
+import { chatResponseSchema, type ChatRequest, type ChatTurn } from '#contract/schemas';
+import type { Check } from '#contract/teaching';
+import type { StreamingApiHandler } from '#lambdas/http/endpoint';
+import { loadKnowledge } from '#lambdas/tutor/offline/knowledge';
+import { apiEvent, bodyOf, buffered } from '#support/events';
+import { readLines, textOf } from '#support/ndjson';
 
 const knowledge = loadKnowledge();
 const topicIds = knowledge.index.topics.map((topic) => topic.id);

@@ -3,12 +3,12 @@
  * understanding judged from the lesson data and the history, and "quiz me".
  */
 import { describe, expect, it } from 'vitest';
-import { LOCALES, type Locale } from '../../../lambdas/contract/languages';
-import type { ChatTurn } from '../../../lambdas/contract/schemas';
-import type { Level } from '../../../lambdas/contract/teaching';
-import { loadKnowledge } from '../../../lambdas/tutor/offline/knowledge';
-import { createOfflineTutor } from '../../../lambdas/tutor/offline/offline-tutor';
-import type { TutorReply, TutorStreamEvent } from '../../../lambdas/tutor/tutor';
+import { LOCALES, type Locale } from '#contract/languages';
+import type { ChatTurn } from '#contract/schemas';
+import type { Level } from '#contract/teaching';
+import { loadKnowledge } from '#lambdas/tutor/offline/knowledge';
+import { createOfflineTutor } from '#lambdas/tutor/offline/offline-tutor';
+import type { TutorReply, TutorStreamEvent } from '#lambdas/tutor/tutor';
 
 const tutor = createOfflineTutor();
 const knowledge = loadKnowledge();

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { INIT_MARKER, LOCALES, initMessage, type Locale } from '../../../lambdas/contract/languages';
-import type { ChatTurn } from '../../../lambdas/contract/schemas';
-import { loadKnowledge } from '../../../lambdas/tutor/offline/knowledge';
-import { createOfflineTutor, pieces } from '../../../lambdas/tutor/offline/offline-tutor';
-import type { TutorReply } from '../../../lambdas/tutor/tutor';
+import { INIT_MARKER, LOCALES, initMessage, type Locale } from '#contract/languages';
+import type { ChatTurn } from '#contract/schemas';
+import { loadKnowledge } from '#lambdas/tutor/offline/knowledge';
+import { createOfflineTutor, pieces } from '#lambdas/tutor/offline/offline-tutor';
+import type { TutorReply } from '#lambdas/tutor/tutor';
 
 const tutor = createOfflineTutor();
 const knowledge = loadKnowledge();

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readTutorConfig, type Env } from '../../../lambdas/config';
-import { createOpenAiTutor } from '../../../lambdas/tutor/openai-tutor';
-import { PICTURE_SHOWN } from '../../../lambdas/tutor/system-prompt';
-import type { Tutor } from '../../../lambdas/tutor/tutor';
-import { answersInTurn, jsonOf, routesInTurn } from '../../support/bedrock-fake';
-import { hang, startFakeServer, type FakeRoute, type FakeServer } from '../../support/loopback';
+import { readTutorConfig, type Env } from '#lambdas/config';
+import { createOpenAiTutor } from '#lambdas/tutor/openai-tutor';
+import { PICTURE_SHOWN } from '#lambdas/tutor/system-prompt';
+import type { Tutor } from '#lambdas/tutor/tutor';
+import { answersInTurn, jsonOf, routesInTurn } from '#support/bedrock-fake';
+import { hang, startFakeServer, type FakeRoute, type FakeServer } from '#support/loopback';
 import {
   completion,
   completionChunk,
@@ -13,8 +13,8 @@ import {
   sseAnswer,
   sseData,
   streamedCompletion,
-} from '../../support/openai-fake';
-import { collect, doneReply, gate } from '../../support/tutor-stream';
+} from '#support/openai-fake';
+import { collect, doneReply, gate } from '#support/tutor-stream';
 
 interface CompletionBody {
   stream?: boolean;

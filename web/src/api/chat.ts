@@ -3,7 +3,7 @@ import { SIGNATURE_MAX_CHARS, TICKET_MAX_CHARS } from '#contract/limits';
 import { API_ROUTES, CHAT_STREAM_MEDIA_TYPE } from '#contract/routes';
 import type { ChatRequest, ChatResponse, ChatStreamLine } from '#contract/schemas';
 import type { Check } from '#contract/teaching';
-import { settings } from '../app/env';
+import { settings } from '../lib/env';
 import { ApiRequestError, errorCodeOf, objectBody } from './http';
 
 export type { ChatRequest };

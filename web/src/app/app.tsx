@@ -11,7 +11,7 @@ import { isBusy, isInitializing, lastReplyText, openQuestionId } from '../conver
 import { useConversation } from '../conversation/use-conversation';
 import { useSkipKey } from '../conversation/use-skip-key';
 import { useMessages } from '../i18n/use-messages';
-import { settings } from './env';
+import { settings } from '../lib/env';
 
 /** The one screen (docs/behaviour.md §2): header, transcript, footer, and the feedback modal over them. */
 export function App({ deps }: { readonly deps?: () => ConversationDeps }) {

@@ -1,6 +1,6 @@
 import { memo, useState } from 'react';
 import type { ChatMessage } from '#contract/schemas';
-import { logError } from '../app/log';
+import { logError } from '../lib/log';
 import type { Messages } from '../i18n/messages';
 import { RichText } from './rich-text';
 
