@@ -36,7 +36,7 @@ export const LEXICONS: Readonly<Record<Locale, Lexicon>> = {
     blunt: ['errado', 'errada', 'incorreto', 'incorreta'],
   },
   'fr-FR': {
-    praise: ["c'est exact", "c'est juste", 'bravo', 'bien joué', 'tout à fait', 'bonne réponse'],
+    praise: ["c'est exact", "c'est juste", 'bravo', 'bien joué', 'bonne réponse', 'parfait'],
     blunt: ['faux', 'incorrect', 'incorrecte', 'mauvaise réponse'],
   },
   'de-DE': {

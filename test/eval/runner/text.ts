@@ -3,7 +3,7 @@
  * matcher (a shared bug would hide itself): case, accents and marks are ignored, the digits of every
  * script are read as 0–9, and digit groups lose their separators ("384,400", "384 400", "384.400" and
  * "384400" are one number). Words written in letters with spaces between words are found at the start of
- * a word ("star" in "stars", not in "mustard"); Arabic and Hebrew (clitics glued to the front) and Chinese
+ * a word or number ("star" in "stars", not in "mustard"; "384" in "384,400", not "88" in "188"); Arabic and Hebrew (clitics glued to the front) and Chinese
  * and Japanese (no spaces) are found anywhere.
  */
 
@@ -41,9 +41,8 @@ export function holdsPhrase(text: string, phrase: string): boolean {
   const wanted = foldText(phrase).trim();
   if (wanted.length === 0) return false;
   if (!WORD_START_SCRIPTS.test(wanted)) return folded.includes(wanted);
-  // At the start of a word; a number must not be part of a longer one ("88" is not in "188").
-  const after = /\p{N}$/u.test(wanted) ? '(?!\\p{N})' : '';
-  return new RegExp(`(?<!${LETTER_OR_DIGIT})${escape(wanted)}${after}`, 'u').test(folded);
+  // At the start of a word or a number: "star" in "stars", "384" in "384,400", never "88" in "188".
+  return new RegExp(`(?<!${LETTER_OR_DIGIT})${escape(wanted)}`, 'u').test(folded);
 }
 
 /** The first of `phrases` that `text` holds, if any. */
