@@ -159,6 +159,11 @@ export interface OptionUnits {
    * 「星」 in 「流れ星」).
    */
   readonly neutral?: readonly (readonly string[])[];
+  /**
+   * The other topics' words: a one-character option inside one of them is not said («土», soil, is not
+   * said in «土星», Saturn; 「月」 not in 「満月」).
+   */
+  readonly foreign?: readonly (readonly string[])[];
 }
 
 /** What an answer says about the options. */
@@ -202,14 +207,15 @@ export function readAnswer(
   ].map((mention) => ({ ...mention, letters: letters(mention) }));
   found.push(...typos(said, options, found, matching));
   const neutral = allOccurrences(said, options.neutral ?? [], matching, true);
-  const inTopicWords = (mention: Mention) =>
-    mention.option >= 0 &&
-    neutral.some(
-      (span) =>
-        span.start <= mention.start &&
-        span.end >= mention.end &&
-        span.end - span.start > mention.end - mention.start,
+  const foreign = allOccurrences(said, options.foreign ?? [], matching, true);
+  const inside = (spans: readonly Span[], mention: Mention) =>
+    spans.some(
+      (span) => span.start <= mention.start && span.end >= mention.end && letters(span) > mention.letters,
     );
+  // A single Chinese or Japanese character is part of a longer word more often than it is said alone.
+  const inTopicWords = (mention: Mention) =>
+    (mention.option >= 0 && inside(neutral, mention)) ||
+    (matching.mode === 'characters' && mention.end - mention.start === 1 && inside(foreign, mention));
   // "I don't know" counts only as its own clause ("I don't know, maybe a star"), never inside another
   // ("no se escapa" is not «no sé»); the words inside it are no answer («j'en sais rien» names no «rien»).
   const alone = (span: Span) =>
@@ -230,8 +236,15 @@ export function readAnswer(
   const before = free(allOccurrences(said, judging.negationBefore, matching));
   // A negation ending a question is a tag asking for agreement: "è una stella, no?", "una estrella no?".
   const tag = /[?？؟]\s*$/u.test(message);
+  // A word that negates both ways negates what follows it when an option follows: "roca y no gas".
+  const unbroken = (from: number, to: number) => said.breaks.slice(from + 1, to + 1).every((cut) => !cut);
   const after = free(allOccurrences(said, judging.negationAfter, matching)).filter(
-    (span) => !(tag && span.end === said.units.length),
+    (span) =>
+      !(tag && span.end === said.units.length) &&
+      !(
+        before.some((other) => other.start === span.start && other.end === span.end) &&
+        mentions.some((mention) => mention.start >= span.end && unbroken(span.start, mention.start))
+      ),
   );
   const final = free(allOccurrences(said, judging.negationFinal, matching));
   const contrasts = free(allOccurrences(said, judging.contrast, matching)).filter(

@@ -101,7 +101,13 @@ export function readMessage(
   const asking = ownQuestion(message, language);
   const firstMistake = reading.mistakes[0];
   const said = unitsOf(message, matching);
-  const helps = asksForHelp(said, language);
+  // «c'est quoi la réponse» gives up; its «quoi» is no request for help.
+  const givingUp = occurrences(said, language.judging.dontKnow, matching);
+  const helps =
+    asksForHelp(said, language) &&
+    !occurrences(said, language.help, matching).every((help) =>
+      givingUp.some((span) => span.start <= help.start && span.end >= help.end),
+    );
   // "What's the answer?", 「答えを教えて」: giving up, even in the words of a question.
   if (!named && !reading.both && !helps && saysAny(said, language.judging.dontKnow, matching))
     return { kind: 'no-answer' };

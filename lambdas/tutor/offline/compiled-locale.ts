@@ -72,6 +72,12 @@ export function compileLocale(knowledge: Knowledge, data: LocaleKnowledge): Comp
     phrases.map((phrase) => compilePattern(phrase, how));
   const phraseIndex = (phrases: readonly string[]) =>
     indexPatterns([compile(phrases, phraseMatching)], phraseMatching);
+  const keywordUnits = new Map(
+    knowledge.index.topics.map((entry) => [
+      entry.id,
+      (data.topics[entry.id]?.keywords ?? []).map((keyword) => phraseUnits(keyword, matching)),
+    ]),
+  );
   const topics = knowledge.index.topics.map((entry, order): CompiledTopic => {
     const text = data.topics[entry.id];
     if (!text) throw new Error(`${data.locale}: missing topic ${entry.id}`);
@@ -89,7 +95,8 @@ export function compileLocale(knowledge: Knowledge, data: LocaleKnowledge): Comp
         mistakes: text.check.mistakes.map((mistake) =>
           mistake.says.map((says) => phraseUnits(says, matching)),
         ),
-        neutral: text.keywords.map((keyword) => phraseUnits(keyword, matching)),
+        neutral: keywordUnits.get(entry.id) ?? [],
+        foreign: [...keywordUnits].flatMap(([id, units]) => (id === entry.id ? [] : units)),
       },
       hints: [text.check.hint, ...text.check.mistakes.map((mistake) => mistake.hint)],
     };

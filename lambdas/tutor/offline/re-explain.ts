@@ -59,14 +59,12 @@ function sentenceIndex(language: CompiledLocale): SentenceIndex {
   return index;
 }
 
-/** Whether a text names one of the check's accepted answers (and does not negate it). */
+/**
+ * Whether a text names one of the check's accepted answers (and does not negate it), read as an answer
+ * would be: 「惑星」 names a planet, not the 「星」 (star) inside it.
+ */
 export function givesAway(text: string, topic: CompiledTopic, language: CompiledLocale): boolean {
-  return readAnswer(
-    text,
-    { answers: topic.options.answers, mistakes: [] },
-    language.judging,
-    language.matching,
-  ).right;
+  return readAnswer(text, topic.options, language.judging, language.matching).right;
 }
 
 /**
