@@ -216,11 +216,12 @@ export function readAnswer(
   const inTopicWords = (mention: Mention) =>
     (mention.option >= 0 && inside(neutral, mention)) ||
     (matching.mode === 'characters' && mention.end - mention.start === 1 && inside(foreign, mention));
-  // "I don't know" counts only as its own clause ("I don't know, maybe a star"), never inside another
-  // ("no se escapa" is not «no sé»); the words inside it are no answer («j'en sais rien» names no «rien»).
+  // "I don't know" counts only as its own clause ("I don't know, maybe a star"; a short one needs its
+  // comma: "no se hace más pequeño" is not «no sé»); the words inside it are no answer («j'en sais rien»
+  // names no «rien»).
   const alone = (span: Span) =>
     (span.start === 0 || said.breaks[span.start] === true) &&
-    (span.end === said.units.length || said.breaks[span.end] === true || span.start === 0);
+    (span.end === said.units.length || said.breaks[span.end] === true || span.end - span.start >= 3);
   const givingUp = allOccurrences(said, judging.dontKnow, matching).filter(alone);
   const inGivingUp = (mention: Mention) =>
     givingUp.some((span) => span.start <= mention.start && span.end >= mention.end);
