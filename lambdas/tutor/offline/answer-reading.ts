@@ -7,7 +7,7 @@
  * planet like the stars", "a star because planets reflect light"); where two options overlap, the longer
  * one is what was said («כוכב לכת» is a planet, not «כוכב», a star).
  */
-import { fold, tokenize, wordMatches, type Matching } from './matcher';
+import { basesOf, fold, tokenize, wordMatches, type Matching } from './matcher';
 
 /** How far after an option a negation written after it may start (particles between: 「太陽からじゃない」). */
 const AFTER_REACH = 4;
@@ -29,7 +29,21 @@ const HAN_OR_KANA = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]+/gu;
 /** Digits and Chinese and Japanese numerals, one character each. */
 const DIGIT = /^[\p{N}一二三四五六七八九十百千万]$/u;
 
+/** The last few texts read, so one message read by several rules is split once (and indexed once). */
+const recent = new Map<string, Units>();
+const RECENT_TEXTS = 16;
+
 export function unitsOf(text: string, matching: Matching): Units {
+  const key = `${matching.mode}\u0000${matching.prefixes.join(',')}\u0000${matching.suffixes.join(',')}\u0000${text}`;
+  const known = recent.get(key);
+  if (known) return known;
+  const units = splitUnits(text, matching);
+  if (recent.size >= RECENT_TEXTS) recent.delete(recent.keys().next().value ?? '');
+  recent.set(key, units);
+  return units;
+}
+
+function splitUnits(text: string, matching: Matching): Units {
   const folded = fold(text, matching.mode);
   const units: string[] = [];
   const breaks: boolean[] = [];
@@ -68,6 +82,29 @@ interface Span {
 }
 
 /** Every place a phrase occurs, never across a clause boundary; `affixes`: the language's clitics and endings. */
+/**
+ * Where each unit could start a phrase: every character of a Chinese or Japanese message, every word of
+ * another as the spellings it could stand for without its clitics and endings. A phrase is then tried
+ * only where its first unit stands, so a long message costs one lookup per phrase.
+ */
+const startsByUnit = new WeakMap<Units, ReadonlyMap<string, readonly number[]>>();
+
+function positionsOf(message: Units, matching: Matching): ReadonlyMap<string, readonly number[]> {
+  const known = startsByUnit.get(message);
+  if (known) return known;
+  const positions = new Map<string, number[]>();
+  message.units.forEach((unit, index) => {
+    const bases = matching.mode === 'characters' ? [unit] : [unit, ...basesOf(unit, matching)];
+    for (const base of new Set(bases)) {
+      const at = positions.get(base);
+      if (at) at.push(index);
+      else positions.set(base, [index]);
+    }
+  });
+  startsByUnit.set(message, positions);
+  return positions;
+}
+
 function occurrencesOf(
   message: Units,
   pattern: readonly string[],
@@ -77,22 +114,24 @@ function occurrencesOf(
   const how: Matching = affixes ? matching : { ...matching, prefixes: [], suffixes: [] };
   const spans: Span[] = [];
   if (pattern.length === 0) return spans;
-  for (let start = 0; start + pattern.length <= message.units.length; start += 1) {
-    const hit = pattern.every(
+  const hits = (start: number) =>
+    start + pattern.length <= message.units.length &&
+    pattern.every(
       (unit, offset) =>
         (offset === 0 || !message.breaks[start + offset]) &&
         (matching.mode === 'characters'
           ? message.units[start + offset] === unit
           : wordMatches(message.units[start + offset] ?? '', unit, how, offset === pattern.length - 1)),
     );
-    // A number is never part of a longer one: "88" is not in "188", 「八」 not in 「十八」.
-    const numberCut =
-      matching.mode === 'characters' &&
-      ((DIGIT.test(pattern[0] ?? '') && DIGIT.test(message.units[start - 1] ?? '')) ||
-        (DIGIT.test(pattern[pattern.length - 1] ?? '') &&
-          DIGIT.test(message.units[start + pattern.length] ?? '')));
-    if (hit && !numberCut) spans.push({ start, end: start + pattern.length });
-  }
+  // A number is never part of a longer one: "88" is not in "188", 「八」 not in 「十八」.
+  const numberCut = (start: number) =>
+    matching.mode === 'characters' &&
+    ((DIGIT.test(pattern[0] ?? '') && DIGIT.test(message.units[start - 1] ?? '')) ||
+      (DIGIT.test(pattern[pattern.length - 1] ?? '') &&
+        DIGIT.test(message.units[start + pattern.length] ?? '')));
+  const starts = positionsOf(message, matching).get(pattern[0] ?? '') ?? [];
+  for (const start of starts)
+    if (hits(start) && !numberCut(start)) spans.push({ start, end: start + pattern.length });
   return spans;
 }
 
@@ -207,7 +246,8 @@ export function readAnswer(
   ].map((mention) => ({ ...mention, letters: letters(mention) }));
   found.push(...typos(said, options, found, matching));
   const neutral = allOccurrences(said, options.neutral ?? [], matching, true);
-  const foreign = allOccurrences(said, options.foreign ?? [], matching, true);
+  const foreign =
+    matching.mode === 'characters' ? allOccurrences(said, options.foreign ?? [], matching, true) : [];
   const inside = (spans: readonly Span[], mention: Mention) =>
     spans.some(
       (span) => span.start <= mention.start && span.end >= mention.end && letters(span) > mention.letters,

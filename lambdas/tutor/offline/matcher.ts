@@ -132,7 +132,7 @@ export function mentions(message: PreparedMessage, index: PatternIndex, matching
 }
 
 /** The keyword spellings a message word could stand for once a clitic prefix or an ending is removed. */
-function basesOf(word: string, matching: Matching): Set<string> {
+export function basesOf(word: string, matching: Matching): Set<string> {
   const bases = new Set<string>();
   for (const prefix of ['', ...matching.prefixes]) {
     if (!word.startsWith(prefix)) continue;
