@@ -98,12 +98,13 @@ describe.each([
       const check = knowledge.locales[language].topics[topic ?? '']?.check;
       if (!check) throw new Error(`no check question in ${question.response}`);
 
+      // Each judgement of a quiz answer also asks a question: the hint's, then the next one (§17.5).
       const hint = await talk.say(dontKnow);
-      expect(hint.check).toEqual({ type: 'answer', correct: false });
+      expect(hint.check).toEqual({ type: 'answer', correct: false, openQuestion: true });
       expect(hint.response).toContain(check.hint);
 
       const right = await talk.say(check.answers[0] ?? '');
-      expect(right.check).toEqual({ type: 'answer', correct: true });
+      expect(right.check).toEqual({ type: 'answer', correct: true, openQuestion: true });
       expect(right.response.startsWith(knowledge.locales[language].checkCorrect)).toBe(true);
     },
   );

@@ -68,7 +68,7 @@ describe('the system prompt (docs/behaviour.md §17.9)', () => {
       expect(prompt).toContain(rule);
     }
     expect(systemPrompt('en-US', 'teen', [{ topic: 'stars', text: 'Stars shine.' }])).toMatch(
-      /ending with that question\.\n\nReference notes: /,
+      /calls both tools\.\n\nReference notes: /,
     );
   });
 
