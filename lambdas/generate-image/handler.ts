@@ -9,6 +9,7 @@ import { createPictureMaker } from '../pictures/create-picture-maker';
 import { createPictureStore } from '../pictures/picture-store';
 import { pictureKey } from '../pictures/picture-key';
 import { createTrust } from '../trust/trust-config';
+import { deadline } from '../upstream/deadline';
 
 /** Names the provider that drew the picture (offline pictures are sketches). */
 export const PICTURE_MAKER_HEADER = 'X-Astro-Image-Maker';
@@ -29,11 +30,18 @@ export function createGenerateImageHandler(env: Env, now?: () => number): ApiHan
       await trust.requireTicket(input.prompt, input.ticket);
       const prompt = input.prompt.trim();
       // One deadline for drawing and storing together, so the answer comes within API Gateway's limit.
-      const signal = AbortSignal.timeout(config.timeoutMs);
-      // The same picture is drawn once: a repeat prompt is served from storage (docs/behaviour.md §12.9).
-      const key = pictureKey(prompt, config);
-      const stored =
-        (await store.find(key, signal)) ?? (await store.save(key, await maker.make(prompt, signal), signal));
+      const limit = deadline(config.timeoutMs);
+      let stored;
+      try {
+        // The same picture is drawn once: a repeat prompt is served from storage (docs/behaviour.md §12.9).
+        const key = pictureKey(prompt, config);
+        const { signal } = limit;
+        stored =
+          (await store.find(key, signal)) ??
+          (await store.save(key, await maker.make(prompt, signal), signal));
+      } finally {
+        limit.dispose();
+      }
       return {
         status: 200,
         body: { imageUrl: stored.url },

@@ -1,6 +1,7 @@
 import type { SpeechTokenResponse } from '../contract/schemas';
 import { ApiError } from '../http/api-error';
 import { log } from '../http/log';
+import { deadline } from '../upstream/deadline';
 import type { SpeechKey, SpeechKeySource } from './speech-key';
 
 /** Azure STS tokens are valid for 10 minutes from issue. */
@@ -79,9 +80,10 @@ export class SpeechTokenService {
     const url = `${base.replace(/\/+$/, '')}/sts/v1.0/issueToken`;
     let response: Response;
     let text: string;
+    // One signal bounds the whole exchange: connecting, waiting for headers and reading the body.
+    const limit = deadline(this.options.timeoutMs);
     try {
-      // One signal bounds the whole exchange: connecting, waiting for headers and reading the body.
-      const signal = AbortSignal.timeout(this.options.timeoutMs);
+      const { signal } = limit;
       response = await fetch(url, {
         method: 'POST',
         headers: {
@@ -95,6 +97,8 @@ export class SpeechTokenService {
       text = await response.text();
     } catch (error) {
       throw stsFailure(error);
+    } finally {
+      limit.dispose();
     }
     if (response.status === 401 || response.status === 403) {
       // The key may have been rotated: read it again next time instead of waiting out the cache.

@@ -236,6 +236,8 @@ export function createBedrockTutor(config: TutorConfig): Tutor {
         return followUpReply(first, second);
       } catch (error) {
         throw fromAwsError(error instanceof MalformedReply ? upstreamFailed(error) : error, limit);
+      } finally {
+        limit.dispose();
       }
     },
   };

@@ -210,16 +210,22 @@ export function createOpenAiTutor(config: TutorConfig): Tutor {
     },
     async reply(request, signal): Promise<TutorReply> {
       const limit = deadline(config.timeoutMs, signal);
-      const messages = await conversation(request);
-      const first = await complete(messages, limit);
-      if (first.text.length > 0) return reply(first);
-      if (first.answered.length === 0) throw upstreamFailed(new MalformedReply('the model returned no text'));
-      // The model only called tools (a picture, a check): tell it they are done, once, and take its words.
-      const second = await complete(afterTool(messages, first), limit);
-      if (second.text.length === 0) {
-        throw upstreamFailed(new MalformedReply('the model returned no text after the tool'));
+      try {
+        const messages = await conversation(request);
+        const first = await complete(messages, limit);
+        if (first.text.length > 0) return reply(first);
+        if (first.answered.length === 0) {
+          throw upstreamFailed(new MalformedReply('the model returned no text'));
+        }
+        // The model only called tools (a picture, a check): tell it they are done, once, and take its words.
+        const second = await complete(afterTool(messages, first), limit);
+        if (second.text.length === 0) {
+          throw upstreamFailed(new MalformedReply('the model returned no text after the tool'));
+        }
+        return followUpReply(first, second);
+      } finally {
+        limit.dispose();
       }
-      return followUpReply(first, second);
     },
   };
 }
