@@ -48,21 +48,34 @@ export class SpeechTokenService {
   }
 
   async token(): Promise<SpeechTokenResponse> {
-    const issued = await this.current();
+    return (await this.tokenAndMint()).token;
+  }
+
+  /**
+   * The token, and whether this call minted it: true for exactly the one caller whose request went to STS
+   * (the spend ledger charges that mint once, docs/behaviour.md §12.18).
+   */
+  async tokenAndMint(): Promise<{ readonly token: SpeechTokenResponse; readonly minted: boolean }> {
+    const { issued, minted } = this.current();
+    const token = await issued;
     return {
-      token: issued.token,
-      region: issued.region,
-      expiresAt: new Date(issued.issuedAt + TOKEN_LIFETIME_MS - TOKEN_EXPIRY_MARGIN_MS).toISOString(),
+      token: {
+        token: token.token,
+        region: token.region,
+        expiresAt: new Date(token.issuedAt + TOKEN_LIFETIME_MS - TOKEN_EXPIRY_MARGIN_MS).toISOString(),
+      },
+      minted,
     };
   }
 
-  private current(): Promise<IssuedToken> {
+  private current(): { readonly issued: Promise<IssuedToken>; readonly minted: boolean } {
     if (this.cached && this.now() - this.cached.issuedAt < TOKEN_REUSE_MS)
-      return Promise.resolve(this.cached);
-    this.pending ??= this.issue().finally(() => {
+      return { issued: Promise.resolve(this.cached), minted: false };
+    if (this.pending) return { issued: this.pending, minted: false };
+    this.pending = this.issue().finally(() => {
       this.pending = undefined;
     });
-    return this.pending;
+    return { issued: this.pending, minted: true };
   }
 
   private async issue(): Promise<IssuedToken> {

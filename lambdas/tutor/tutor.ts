@@ -31,12 +31,21 @@ export type TutorStreamEvent =
   | { readonly type: 'picture'; readonly imagePrompt: string }
   | ({ readonly type: 'done' } & TutorReply);
 
+/** What a model said one call read and wrote, in tokens (or an estimate of it: `lambdas/tutor/usage.ts`). */
+export interface TokenUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+/** Told each model call's usage as soon as it is known, for the spend ledger (docs/behaviour.md §12.18). */
+export type UsageMeter = (usage: TokenUsage) => void;
+
 /** The tutor behind /api/chat. One interface, three providers (bedrock, openai, offline) chosen by config. */
 export interface Tutor {
   readonly provider: Provider;
-  reply(request: TutorRequest, signal?: AbortSignal): Promise<TutorReply>;
+  reply(request: TutorRequest, signal?: AbortSignal, meter?: UsageMeter): Promise<TutorReply>;
   /** The same reply as it is written (docs/behaviour.md §11.6). */
-  stream(request: TutorRequest, signal?: AbortSignal): AsyncIterable<TutorStreamEvent>;
+  stream(request: TutorRequest, signal?: AbortSignal, meter?: UsageMeter): AsyncIterable<TutorStreamEvent>;
 }
 
 /** The `done` event of a reply. */

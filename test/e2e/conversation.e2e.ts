@@ -77,7 +77,7 @@ describe('a conversation with Astro in Chromium', () => {
     ]);
     expect(bodies[2]?.chatHistory.slice(0, 2)).toEqual([
       // Astro's turn goes back with the server's signature over its text (docs/behaviour.md §12.2).
-      { role: 'assistant', content: expect.any(String), signature: expect.stringMatching(/^v1\./) },
+      { role: 'assistant', content: expect.any(String), signature: expect.stringMatching(/^v2\./) },
       { role: 'user', content: 'What is the Moon made of?' },
     ]);
 

@@ -27,6 +27,7 @@ import { createFeedbackHandler } from '../../lambdas/feedback/handler';
 import { createGenerateImageHandler } from '../../lambdas/generate-image/handler';
 import { createSpeechTokenHandler } from '../../lambdas/speech-token/handler';
 import { startFakeServer, sendJson, type FakeRoute } from '../support/loopback';
+import { TEST_CONVERSATION_ID } from '../support/trust';
 import { completion } from '../support/openai-fake';
 import { evaluate, synthAstro, type Synthesized } from './synth';
 
@@ -48,7 +49,7 @@ async function runBundledChat(
     const { handler } = await import(process.argv[1]);
     const result = await handler({
       httpMethod: 'POST', path: '/api/chat', headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ userMessage: process.argv[2], language: 'en-US', chatHistory: [] }),
+      body: JSON.stringify({ userMessage: process.argv[2], language: 'en-US', chatHistory: [], conversationId: '${TEST_CONVERSATION_ID}' }),
       isBase64Encoded: false, requestContext: { requestId: 'probe' },
     });
     console.log(JSON.stringify({ statusCode: result.statusCode, body: result.body }));`;
@@ -477,7 +478,7 @@ describe('REST API', () => {
     expect(chat.$schema).toBe('http://json-schema.org/draft-04/schema#');
     expect(chat.properties.language?.enum).toEqual([...LOCALES]);
     expect(chat.properties.chatHistory?.maxItems).toBe(50);
-    expect(chat.required.sort()).toEqual(['chatHistory', 'language', 'userMessage']);
+    expect(chat.required.sort()).toEqual(['chatHistory', 'conversationId', 'language', 'userMessage']);
     const feedback = byName.feedbackRequest as { properties: Record<string, Props> };
     expect(feedback.properties.helpfulness).toEqual({ type: 'integer', minimum: 1, maximum: 5 });
     expect(feedback.properties.conversationId?.format).toBeUndefined();

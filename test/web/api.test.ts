@@ -42,7 +42,12 @@ describe('the web API calls', () => {
       sendJson(response, 200, { response: 'Hi!', imagePrompt: 'A comet' }, { 'X-Astro-Tutor': 'offline' }),
     );
     const reply = await api.chat.streamChat(
-      { userMessage: 'Hello', language: 'en-US', chatHistory: [] },
+      {
+        userMessage: 'Hello',
+        language: 'en-US',
+        chatHistory: [],
+        conversationId: '3f6c1b1e-8d2a-4c55-9e1f-7a0b2c4d6e81',
+      },
       IGNORE_PIECES,
     );
     expect(reply).toEqual({ response: 'Hi!', imagePrompt: 'A comet', offlineTutor: true });
@@ -54,6 +59,7 @@ describe('the web API calls', () => {
       userMessage: 'Hello',
       language: 'en-US',
       chatHistory: [],
+      conversationId: '3f6c1b1e-8d2a-4c55-9e1f-7a0b2c4d6e81',
     });
   });
 
@@ -62,7 +68,15 @@ describe('the web API calls', () => {
       sendJson(response, 502, { error: { code: 'upstream_error', message: 'secret upstream detail' } }),
     );
     const failure = await api.chat
-      .streamChat({ userMessage: 'Hello', language: 'en-US', chatHistory: [] }, IGNORE_PIECES)
+      .streamChat(
+        {
+          userMessage: 'Hello',
+          language: 'en-US',
+          chatHistory: [],
+          conversationId: '3f6c1b1e-8d2a-4c55-9e1f-7a0b2c4d6e81',
+        },
+        IGNORE_PIECES,
+      )
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(api.http.ApiRequestError);
     expect(failure).toMatchObject({ message: 'API call failed: 502', status: 502, code: 'upstream_error' });
@@ -71,7 +85,15 @@ describe('the web API calls', () => {
   it('refuses a 200 chat answer without a response text', async () => {
     server.respondWith((_request, response) => sendJson(response, 200, { nope: true }));
     await expect(
-      api.chat.streamChat({ userMessage: 'Hi', language: 'en-US', chatHistory: [] }, IGNORE_PIECES),
+      api.chat.streamChat(
+        {
+          userMessage: 'Hi',
+          language: 'en-US',
+          chatHistory: [],
+          conversationId: '3f6c1b1e-8d2a-4c55-9e1f-7a0b2c4d6e81',
+        },
+        IGNORE_PIECES,
+      ),
     ).rejects.toThrow(/Malformed/);
   });
 

@@ -322,8 +322,10 @@ export class ConversationController {
 
     let reply: ChatReply | null = null;
     try {
+      // The conversation's id binds Astro's signed replies to it (docs/behaviour.md §12.2).
+      const { conversationLanguage: language, level } = this.state;
       reply = await this.deps.chat(
-        { userMessage, language: this.state.conversationLanguage, chatHistory, level: this.state.level },
+        { userMessage, language, chatHistory, level, conversationId },
         { onDelta, onPicture },
       );
     } catch (error) {
