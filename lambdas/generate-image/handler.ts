@@ -20,7 +20,7 @@ import type { Provider } from '../config';
 export const PICTURE_MAKER_HEADER = 'X-Astro-Image-Maker';
 
 /** How often a request whose ticket another function spent looks for that function's picture. */
-export const DRAWN_ELSEWHERE_POLL_MS = 250;
+export const DRAWN_ELSEWHERE_POLL_MS = 500;
 
 /** A picture as answered: where it is, who drew it, and the spending limit that made it a sketch. */
 interface Drawn {

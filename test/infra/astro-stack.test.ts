@@ -504,10 +504,10 @@ describe('REST API', () => {
     );
     expect(limits).toEqual({
       '/* *': [20, 40],
-      '/~1api~1chat POST': [5, 10],
-      '/~1api~1generateImage POST': [1, 3],
-      '/~1api~1speechToken POST': [2, 5],
-      '/~1api~1feedback POST': [1, 5],
+      '/~1api~1chat POST': [3, 30],
+      '/~1api~1generateImage POST': [1, 15],
+      '/~1api~1speechToken POST': [2, 30],
+      '/~1api~1feedback POST': [1, 10],
     });
   });
 
@@ -579,7 +579,7 @@ describe('functions', () => {
         props.ReservedConcurrentExecutions,
       ];
     };
-    expect(shape('chat')).toEqual(['nodejs24.x', ['arm64'], 512, 28, 20]);
+    expect(shape('chat')).toEqual(['nodejs24.x', ['arm64'], 512, 28, 15]);
     expect(shape('generateImage')).toEqual(['nodejs24.x', ['arm64'], 512, 28, 5]);
     expect(shape('feedback')).toEqual(['nodejs24.x', ['arm64'], 256, 10, 5]);
     expect(shape('speechToken')).toEqual(['nodejs24.x', ['arm64'], 256, 10, 5]);
@@ -754,9 +754,21 @@ describe('least privilege', () => {
 
   const trustSecret = () => ({ Ref: logicalId(astro.stack.trustSecret.secret) });
 
-  it('lets chat only invoke (and stream from) its inference profile and, through it, its model, apply its guardrail and read the signing key', () => {
+  /** Reading and adding to the spend ledger's counters; with tickets, spending and giving back a ticket. */
+  const ledgerStatement = (tickets = false) => ({
+    Action: [
+      'dynamodb:BatchGetItem',
+      'dynamodb:UpdateItem',
+      ...(tickets ? ['dynamodb:PutItem', 'dynamodb:DeleteItem'] : []),
+    ],
+    Effect: 'Allow',
+    Resource: getAttArn(logicalId(astro.stack.spendLedger.table)),
+  });
+
+  it('lets chat only invoke (and stream from) its inference profile and, through it, its model, apply its guardrail, read the signing key and count its spend', () => {
     const invoke = ['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream'];
     expect(statementsOf('chat')).toEqual([
+      ledgerStatement(),
       { Action: invoke, Effect: 'Allow', Resource: profileArn },
       {
         Action: invoke,
@@ -791,8 +803,9 @@ describe('least privilege', () => {
     expect(readers).toHaveLength(2);
   });
 
-  it('lets generateImage only invoke its image model, put and find pictures under images/ and read the signing key', () => {
+  it('lets generateImage only invoke its image model, put and find pictures under images/, read the signing key, count its spend and spend tickets', () => {
     expect(statementsOf('generateImage')).toEqual([
+      ledgerStatement(true),
       {
         Action: 'bedrock:InvokeModel',
         Effect: 'Allow',
@@ -812,6 +825,14 @@ describe('least privilege', () => {
     ]);
   });
 
+  it('lets only chat, generateImage and speechToken touch the spend ledger, and only generateImage spend tickets', () => {
+    const ledger = JSON.stringify(getAttArn(logicalId(astro.stack.spendLedger.table)));
+    const touching = (['chat', 'generateImage', 'feedback', 'speechToken'] as const).filter((name) =>
+      statementsOf(name).some((statement) => JSON.stringify(statement.Resource) === ledger),
+    );
+    expect(touching).toEqual(['chat', 'generateImage', 'speechToken']);
+  });
+
   it('lets feedback only put items in the feedback table', () => {
     expect(statementsOf('feedback')).toEqual([
       {
@@ -822,11 +843,12 @@ describe('least privilege', () => {
     ]);
   });
 
-  it('lets speechToken only read its secret, and no one else touch it', () => {
+  it('lets speechToken only read its secret and count its spend, and no one else touch the secret', () => {
     const secretId = Object.keys(resources).find(
       (id) => resources[id]?.Properties.Name === 'astro/azure-speech-key',
     );
     expect(statementsOf('speechToken')).toEqual([
+      ledgerStatement(),
       { Action: 'secretsmanager:GetSecretValue', Effect: 'Allow', Resource: { Ref: secretId } },
     ]);
     const mentioning = ofType('AWS::IAM::Policy').filter(([, policy]) =>
