@@ -341,12 +341,13 @@ export class ConversationController {
       // A server that did not stream reports the whole reply only now.
       if (replyId === null) onDelta(reply.response);
       if (replyId !== null) {
-        const { response, offlineTutor, signature } = reply;
+        const { response, offlineTutor, spendLimit, signature } = reply;
         this.dispatch(
           {
             type: 'reply_grew',
             id: replyId,
             offlineTutor,
+            spendLimit: spendLimit ?? null,
             // The signature covers exactly the reply's text: what the server says it is, not what was pieced.
             ...(response === shown ? {} : { text: response }),
             ...(signature === undefined ? {} : { signature }),
