@@ -5,7 +5,7 @@
  * language (right to left in Hebrew); the speech token is refused with `over_budget` and the browser's own
  * voice takes over.
  */
-import type { Response } from 'playwright-core';
+import type { Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../web/src/i18n/messages';
 import { jsonOf } from '../support/bedrock-fake';
@@ -52,7 +52,7 @@ const app = useTestApp({
   }),
 });
 
-const notes = (page: import('playwright-core').Page) => page.locator('ul.notes li').allInnerTexts();
+const notes = (page: Page) => page.locator('ul.notes li').allInnerTexts();
 
 /** Spends the day's budget from outside the browser: two paid replies (once spent, they cost nothing). */
 async function spendTheDay(): Promise<void> {
