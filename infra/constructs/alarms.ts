@@ -132,34 +132,36 @@ export class Alarms extends Construct {
       );
       return new Metric({ namespace: 'Astro', metricName, statistic: 'Sum', period: PERIOD });
     };
-    const reached = counted(SPEND_LIMIT_LOG_MESSAGE, SPEND_METRICS.limitReached);
-    const failures = counted(LEDGER_FAILURE_LOG_MESSAGE, SPEND_METRICS.ledgerFailures);
-    this.add(
-      new Alarm(this, 'SpendLimitReached', {
+    const alarms = [
+      {
+        id: 'SpendLimitReached',
+        metric: counted(SPEND_LIMIT_LOG_MESSAGE, SPEND_METRICS.limitReached),
         alarmDescription:
           'A spending limit was reached (the day’s budget, a client’s share or a conversation’s replies): ' +
           'Astro is answering from its own lessons for some or all learners',
-        metric: reached,
-        threshold: 1,
-        evaluationPeriods: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-      }),
-      action,
-    );
-    this.add(
-      new Alarm(this, 'SpendLedgerFailures', {
+      },
+      {
+        id: 'SpendLedgerFailures',
+        metric: counted(LEDGER_FAILURE_LOG_MESSAGE, SPEND_METRICS.ledgerFailures),
         alarmDescription:
           'The spend ledger could not be read or written: paid calls stop while it cannot be read, and ' +
           'spending goes uncounted while it cannot be written',
-        metric: failures,
-        threshold: 1,
-        evaluationPeriods: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-      }),
-      action,
-    );
+      },
+    ];
+    for (const { id, metric, alarmDescription } of alarms) {
+      this.add(
+        new Alarm(this, id, {
+          alarmDescription,
+          metric,
+          // The first one in five minutes: each means learners are, or may be, off the paid tutor.
+          threshold: 1,
+          evaluationPeriods: 1,
+          comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          treatMissingData: TreatMissingData.NOT_BREACHING,
+        }),
+        action,
+      );
+    }
   }
 
   private feedbackAlarms(props: AlarmsProps, action: IAlarmAction): void {
