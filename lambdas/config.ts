@@ -4,12 +4,6 @@
  * ConfigError that names it.
  */
 import { z } from 'zod';
-import {
-  bedrockPicturePrice,
-  bedrockTokenPrices,
-  DEFAULT_SPEECH_TOKEN_USD,
-  type TokenPrices,
-} from './spend/prices';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -266,7 +260,7 @@ const spendSchema = z
       inputUsdPerMTok: env.ASTRO_PRICE_INPUT_USD_PER_MTOK,
       outputUsdPerMTok: env.ASTRO_PRICE_OUTPUT_USD_PER_MTOK,
       pictureUsd: env.ASTRO_PRICE_PICTURE_USD,
-      speechTokenUsd: env.ASTRO_PRICE_SPEECH_TOKEN_USD ?? DEFAULT_SPEECH_TOKEN_USD,
+      speechTokenUsd: env.ASTRO_PRICE_SPEECH_TOKEN_USD,
     },
     readTimeoutMs: env.SPEND_READ_TIMEOUT_MS,
     writeTimeoutMs: env.SPEND_WRITE_TIMEOUT_MS,
@@ -275,36 +269,3 @@ const spendSchema = z
 export type SpendConfig = z.output<typeof spendSchema>;
 export const readSpendConfig = (env: Env = process.env): SpendConfig =>
   parseSection('spend', spendSchema, env);
-
-/**
- * The token prices the ledger charges a tutor's replies at: ASTRO_PRICE_INPUT/OUTPUT_USD_PER_MTOK when set,
- * else the listed price of the Bedrock model, else nothing (an OpenAI-compatible server is often local and
- * free; set the prices for a paid one). A Bedrock model without a listed price needs them when a budget is
- * set: a cap that counts nothing would cap nothing.
- */
-export function tutorPrices(spend: SpendConfig, tutor: TutorConfig): TokenPrices {
-  const listed = tutor.provider === 'bedrock' ? bedrockTokenPrices(tutor.bedrock.modelId) : undefined;
-  const input = spend.prices.inputUsdPerMTok ?? listed?.inputUsdPerMTok;
-  const output = spend.prices.outputUsdPerMTok ?? listed?.outputUsdPerMTok;
-  if (tutor.provider === 'bedrock' && (input === undefined || output === undefined)) {
-    if (spend.dailyBudgetUsd !== undefined) {
-      throw new ConfigError(
-        `Invalid spend configuration: ASTRO_PRICE_INPUT_USD_PER_MTOK and ASTRO_PRICE_OUTPUT_USD_PER_MTOK (required when ASTRO_DAILY_BUDGET_USD is set and ${tutor.bedrock.modelId} has no listed price)`,
-      );
-    }
-  }
-  return { inputUsdPerMTok: input ?? 0, outputUsdPerMTok: output ?? 0 };
-}
-
-/** The price of one picture drawn, on the same rules as {@link tutorPrices}. */
-export function picturePrice(spend: SpendConfig, picture: PictureConfig): number {
-  if (spend.prices.pictureUsd !== undefined) return spend.prices.pictureUsd;
-  if (picture.provider !== 'bedrock') return 0;
-  const listed = bedrockPicturePrice(picture.bedrock.modelId);
-  if (listed === undefined && spend.dailyBudgetUsd !== undefined) {
-    throw new ConfigError(
-      `Invalid spend configuration: ASTRO_PRICE_PICTURE_USD (required when ASTRO_DAILY_BUDGET_USD is set and ${picture.bedrock.modelId} has no listed price)`,
-    );
-  }
-  return listed ?? 0;
-}

@@ -7,7 +7,7 @@
  */
 import { ApplyGuardrailCommand } from '@aws-sdk/client-bedrock-runtime';
 import type { TutorConfig } from '../config';
-import { errorFields, log } from '../http/log';
+import { errorFields, log } from '../lib/log';
 import { checkPictureSubject } from '../pictures/picture-subject';
 import { GUARDRAIL_USD_PER_TEXT_UNIT } from '../spend/prices';
 import type { Spending } from '../spend/spend-guard';

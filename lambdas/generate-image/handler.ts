@@ -1,8 +1,8 @@
-import { picturePrice, readPictureConfig, readSpendConfig, type Env } from '../config';
+import { readPictureConfig, readSpendConfig, type Env } from '../config';
 import { isBlank, type GenerateImageResponse } from '../contract/schemas';
 import { SPEND_LIMIT_HEADER, SPEND_LIMITS, type SpendLimit } from '../contract/spend';
 import { ENDPOINTS } from '../endpoints';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../lib/api-error';
 import { handlerAtColdStart } from '../http/cold-start';
 import { readOriginRule } from '../http/origin';
 import { defineEndpoint, type ApiHandler, type Reply } from '../http/endpoint';
@@ -10,6 +10,7 @@ import { createPictureMaker } from '../pictures/create-picture-maker';
 import { createPictureStore } from '../pictures/picture-store';
 import { pictureKey } from '../pictures/picture-key';
 import { callerOf } from '../spend/client-address';
+import { picturePrice } from '../spend/prices';
 import { createSpendGuard, type SpendVerdict } from '../spend/spend-guard';
 import { ticketIdentity } from '../trust/seals';
 import { createTrust } from '../trust/trust-config';

@@ -1,11 +1,12 @@
 import { readSpeechConfig, readSpendConfig, type Env } from '../config';
 import type { SpeechTokenResponse } from '../contract/schemas';
 import { ENDPOINTS } from '../endpoints';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../lib/api-error';
 import { handlerAtColdStart } from '../http/cold-start';
 import { readOriginRule } from '../http/origin';
 import { defineEndpoint, type ApiHandler, type Reply } from '../http/endpoint';
 import { callerOf } from '../spend/client-address';
+import { speechTokenPrice } from '../spend/prices';
 import { createSpendGuard } from '../spend/spend-guard';
 import { createSpeechKeySource } from '../speech/speech-key';
 import { SpeechTokenService } from '../speech/token-service';
@@ -41,7 +42,7 @@ export function createSpeechTokenHandler(env: Env, now?: () => number): ApiHandl
       const { token, minted } = await service.tokenAndMint();
       if (minted) {
         const spending = guard.open(spender);
-        spending.charge('speech', spendConfig.prices.speechTokenUsd);
+        spending.charge('speech', speechTokenPrice(spendConfig));
         await spending.settle();
       }
       return { status: 200, body: token };

@@ -1,6 +1,6 @@
 import type { SpeechTokenResponse } from '../contract/schemas';
-import { ApiError } from '../http/api-error';
-import { log } from '../http/log';
+import { ApiError } from '../lib/api-error';
+import { log } from '../lib/log';
 import { deadline } from '../upstream/deadline';
 import type { SpeechKey, SpeechKeySource } from './speech-key';
 

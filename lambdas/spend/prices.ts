@@ -5,7 +5,8 @@
  * figures docs/deploy.md has used since Nova 2 Lite became the default). A price that changes, or a model
  * not listed here, is set with the ASTRO_PRICE_* variables (docs/configuration.md), which always win.
  */
-import type { TokenUsage } from '../tutor/tutor';
+import { ConfigError, type PictureConfig, type SpendConfig, type TutorConfig } from '../config';
+import type { TokenUsage } from '../upstream/token-usage';
 
 /** The price of a model's tokens, per million. */
 export interface TokenPrices {
@@ -59,4 +60,42 @@ export function tokenCost(usage: TokenUsage, prices: TokenPrices, guarded: boole
   if (!guarded) return model;
   const units = (tokens: number) => Math.ceil((tokens * GUARDRAIL_CHARS_PER_TOKEN) / 1000);
   return model + (units(usage.inputTokens) + units(usage.outputTokens)) * GUARDRAIL_USD_PER_TEXT_UNIT;
+}
+
+/**
+ * The token prices the ledger charges a tutor's replies at: ASTRO_PRICE_INPUT/OUTPUT_USD_PER_MTOK when set,
+ * else the listed price of the Bedrock model, else nothing (an OpenAI-compatible server is often local and
+ * free; set the prices for a paid one). A Bedrock model without a listed price needs them when a budget is
+ * set: a cap that counts nothing would cap nothing.
+ */
+export function tutorPrices(spend: SpendConfig, tutor: TutorConfig): TokenPrices {
+  const listed = tutor.provider === 'bedrock' ? bedrockTokenPrices(tutor.bedrock.modelId) : undefined;
+  const input = spend.prices.inputUsdPerMTok ?? listed?.inputUsdPerMTok;
+  const output = spend.prices.outputUsdPerMTok ?? listed?.outputUsdPerMTok;
+  if (tutor.provider === 'bedrock' && (input === undefined || output === undefined)) {
+    if (spend.dailyBudgetUsd !== undefined) {
+      throw new ConfigError(
+        `Invalid spend configuration: ASTRO_PRICE_INPUT_USD_PER_MTOK and ASTRO_PRICE_OUTPUT_USD_PER_MTOK (required when ASTRO_DAILY_BUDGET_USD is set and ${tutor.bedrock.modelId} has no listed price)`,
+      );
+    }
+  }
+  return { inputUsdPerMTok: input ?? 0, outputUsdPerMTok: output ?? 0 };
+}
+
+/** The price of one picture drawn, on the same rules as {@link tutorPrices}. */
+export function picturePrice(spend: SpendConfig, picture: PictureConfig): number {
+  if (spend.prices.pictureUsd !== undefined) return spend.prices.pictureUsd;
+  if (picture.provider !== 'bedrock') return 0;
+  const listed = bedrockPicturePrice(picture.bedrock.modelId);
+  if (listed === undefined && spend.dailyBudgetUsd !== undefined) {
+    throw new ConfigError(
+      `Invalid spend configuration: ASTRO_PRICE_PICTURE_USD (required when ASTRO_DAILY_BUDGET_USD is set and ${picture.bedrock.modelId} has no listed price)`,
+    );
+  }
+  return listed ?? 0;
+}
+
+/** The price of one speech token minted: ASTRO_PRICE_SPEECH_TOKEN_USD, else the estimate. */
+export function speechTokenPrice(spend: SpendConfig): number {
+  return spend.prices.speechTokenUsd ?? DEFAULT_SPEECH_TOKEN_USD;
 }

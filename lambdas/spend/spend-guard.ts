@@ -11,7 +11,7 @@
  */
 import type { SpendConfig } from '../config';
 import type { SpendLimit } from '../contract/spend';
-import { errorFields, log } from '../http/log';
+import { errorFields, log } from '../lib/log';
 import { deadline } from '../upstream/deadline';
 import { SpendLedger, type SpendEntry, type Spender, type SpendKind, type SpendTotals } from './ledger';
 

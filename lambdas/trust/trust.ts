@@ -1,6 +1,6 @@
 import type { ChatResponse, ChatTurn } from '../contract/schemas';
-import { ApiError } from '../http/api-error';
-import { log } from '../http/log';
+import { ApiError } from '../lib/api-error';
+import { log } from '../lib/log';
 import { CHAT_HISTORY_MAX_TURNS } from '../contract/limits';
 import { checkReplySignature, checkTicket, issueTicket, signReply, type ReplyPlace } from './seals';
 import type { TrustKeySource } from './trust-keys';

@@ -19,16 +19,8 @@ import { modelPrompt } from './conversation';
 import { guardrailFields } from './guardrail';
 import { picturePrompt, spokenText, spokenTextStream } from './model-text';
 import { PICTURE_SHOWN, SHOW_PICTURE_TOOL, TUTOR_TOOLS } from './system-prompt';
-import {
-  doneEvent,
-  type TokenUsage,
-  type Tutor,
-  type TutorReply,
-  type TutorRequest,
-  type TutorStreamEvent,
-  type UsageMeter,
-} from './tutor';
-import { CallUsage, tokenUsage } from './usage';
+import { doneEvent, type Tutor, type TutorReply, type TutorRequest, type TutorStreamEvent } from './tutor';
+import { CallUsage, tokenUsage, type TokenUsage, type UsageMeter } from '../upstream/token-usage';
 
 const TOOL_CONFIG: ToolConfiguration = {
   tools: TUTOR_TOOLS.map((tool) => ({

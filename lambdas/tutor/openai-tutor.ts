@@ -1,24 +1,16 @@
 import { z } from 'zod';
 import type { TutorConfig } from '../config';
-import { log } from '../http/log';
+import { log } from '../lib/log';
 import type { Check } from '../contract/teaching';
 import { CHECK_NOTED, checkOf, parseToolInput } from './check-tools';
 import { modelPrompt } from './conversation';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../lib/api-error';
 import { picturePrompt, spokenText, spokenTextStream } from './model-text';
 import { OpenAiRequestRejected, postForStream, postJson, type OpenAiServer } from '../upstream/openai-http';
 import { chunksOf, serverSentData } from './server-sent-events';
 import { PICTURE_SHOWN, SHOW_PICTURE_TOOL, TUTOR_TOOLS } from './system-prompt';
-import {
-  doneEvent,
-  type TokenUsage,
-  type Tutor,
-  type TutorReply,
-  type TutorRequest,
-  type TutorStreamEvent,
-  type UsageMeter,
-} from './tutor';
-import { CallUsage, tokenUsage } from './usage';
+import { doneEvent, type Tutor, type TutorReply, type TutorRequest, type TutorStreamEvent } from './tutor';
+import { CallUsage, tokenUsage, type TokenUsage, type UsageMeter } from '../upstream/token-usage';
 import { deadline, type Deadline, streamDeadline, within, type StreamDeadline } from '../upstream/deadline';
 import { contentFiltered, MalformedReply, timedOut, upstreamFailed } from '../upstream/upstream-errors';
 

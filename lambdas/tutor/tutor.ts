@@ -2,6 +2,9 @@ import type { Provider } from '../config';
 import type { Locale } from '../contract/languages';
 import type { ChatTurn } from '../contract/schemas';
 import type { Check, Level } from '../contract/teaching';
+import type { UsageMeter } from '../upstream/token-usage';
+
+export type { TokenUsage, UsageMeter } from '../upstream/token-usage';
 
 export interface TutorRequest {
   /** The learner's words, or `__INIT__ <start phrase>` to open the session. */
@@ -30,15 +33,6 @@ export type TutorStreamEvent =
   | { readonly type: 'delta'; readonly text: string }
   | { readonly type: 'picture'; readonly imagePrompt: string }
   | ({ readonly type: 'done' } & TutorReply);
-
-/** What a model said one call read and wrote, in tokens (or an estimate of it: `lambdas/tutor/usage.ts`). */
-export interface TokenUsage {
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-}
-
-/** Told each model call's usage as soon as it is known, for the spend ledger (docs/behaviour.md §12.18). */
-export type UsageMeter = (usage: TokenUsage) => void;
 
 /** The tutor behind /api/chat. One interface, three providers (bedrock, openai, offline) chosen by config. */
 export interface Tutor {

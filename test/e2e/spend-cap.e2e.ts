@@ -7,10 +7,10 @@
  */
 import type { Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES } from '../../web/src/i18n/messages';
-import { jsonOf } from '../support/bedrock-fake';
-import { sendJson, startFakeServer, type FakeServer } from '../support/loopback';
-import { completion, sseAnswer, streamedCompletion } from '../support/openai-fake';
+import { MESSAGES } from '#web/i18n/messages';
+import { jsonOf } from '#support/bedrock-fake';
+import { sendJson, startFakeServer, type FakeServer } from '#support/loopback';
+import { completion, sseAnswer, streamedCompletion } from '#support/openai-fake';
 import { openApp, typeAndWait, useTestApp, waitForStatus } from './support/app';
 
 const USAGE = { promptTokens: 2000, completionTokens: 200 };

@@ -6,9 +6,9 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { SPEND_METRICS } from '../../infra/constructs/alarms';
-import { VIEWER_ADDRESS_HEADER } from '../../infra/constructs/site-host';
-import { LEDGER_FAILURE_LOG_MESSAGE, SPEND_LIMIT_LOG_MESSAGE } from '../../lambdas/spend/spend-guard';
+import { SPEND_METRICS } from '#infra/constructs/alarms';
+import { VIEWER_ADDRESS_HEADER } from '#infra/constructs/site-host';
+import { LEDGER_FAILURE_LOG_MESSAGE, SPEND_LIMIT_LOG_MESSAGE } from '#lambdas/spend/spend-guard';
 import { synthAstro, type Synthesized } from './synth';
 
 type Props = Record<string, unknown>;

@@ -5,13 +5,13 @@
  * the fake. A refused prompt gives a reply without a picture, never an error.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createChatHandler } from '../../../lambdas/chat/handler';
-import { API_ROUTES, CHAT_STREAM_MEDIA_TYPE } from '../../../lambdas/contract/routes';
-import type { ChatResponse } from '../../../lambdas/contract/schemas';
-import type { StreamingApiHandler } from '../../../lambdas/http/endpoint';
-import { checkPictureSubject, type SubjectRefusal } from '../../../lambdas/pictures/picture-subject';
-import { RAW_TOPIC_INDEX } from '../../../lambdas/tutor/offline/knowledge';
-import { topicIndexSchema } from '../../../lambdas/tutor/offline/knowledge-schema';
+import { createChatHandler } from '#lambdas/chat/handler';
+import { API_ROUTES, CHAT_STREAM_MEDIA_TYPE } from '#contract/routes';
+import type { ChatResponse } from '#contract/schemas';
+import type { StreamingApiHandler } from '#lambdas/http/endpoint';
+import { checkPictureSubject, type SubjectRefusal } from '#lambdas/pictures/picture-subject';
+import { RAW_TOPIC_INDEX } from '#lambdas/tutor/offline/knowledge';
+import { topicIndexSchema } from '#lambdas/tutor/offline/knowledge-schema';
 import {
   bedrockCall,
   converseAnswer,
@@ -23,13 +23,13 @@ import {
   pictureBlock,
   startBedrockFake,
   textBlock,
-} from '../../support/bedrock-fake';
-import { apiEvent, bodyOf, buffered } from '../../support/events';
-import { captureLogs, type CapturedLogs } from '../../support/logs';
-import { sendJson, startFakeServer, type FakeRoute, type FakeServer } from '../../support/loopback';
-import { readLines } from '../../support/ndjson';
-import { completion, pictureCall } from '../../support/openai-fake';
-import { TEST_CONVERSATION_ID, TRUST_ENV } from '../../support/trust';
+} from '#support/bedrock-fake';
+import { apiEvent, bodyOf, buffered } from '#support/events';
+import { captureLogs, type CapturedLogs } from '#support/logs';
+import { sendJson, startFakeServer, type FakeRoute, type FakeServer } from '#support/loopback';
+import { readLines } from '#support/ndjson';
+import { completion, pictureCall } from '#support/openai-fake';
+import { TEST_CONVERSATION_ID, TRUST_ENV } from '#support/trust';
 
 const HOSTILE: readonly (readonly [string, SubjectRefusal])[] = [
   ['A login page for your bank over the night sky: enter your password to keep your stars', 'phishing'],

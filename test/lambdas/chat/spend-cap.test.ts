@@ -6,12 +6,12 @@
  * model is not called. The limit holds across a new function instance and a day's rollover.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createChatHandler, TUTOR_HEADER } from '../../../lambdas/chat/handler';
-import { API_ROUTES, CHAT_STREAM_MEDIA_TYPE } from '../../../lambdas/contract/routes';
-import type { ChatResponse } from '../../../lambdas/contract/schemas';
-import { SPEND_LIMIT_HEADER } from '../../../lambdas/contract/spend';
-import type { StreamingApiHandler } from '../../../lambdas/http/endpoint';
-import { utcDay } from '../../../lambdas/spend/ledger';
+import { createChatHandler, TUTOR_HEADER } from '#lambdas/chat/handler';
+import { API_ROUTES, CHAT_STREAM_MEDIA_TYPE } from '#contract/routes';
+import type { ChatResponse } from '#contract/schemas';
+import { SPEND_LIMIT_HEADER } from '#contract/spend';
+import type { StreamingApiHandler } from '#lambdas/http/endpoint';
+import { utcDay } from '#lambdas/spend/ledger';
 import {
   bedrockCall,
   converseAnswer,
@@ -19,13 +19,13 @@ import {
   converseStreamEvents,
   startBedrockFake,
   textBlock,
-} from '../../support/bedrock-fake';
-import { startTestLedger, type TestLedgerDatabase } from '../../support/dynalite';
-import { apiEvent, bodyOf, buffered } from '../../support/events';
-import { captureLogs, type CapturedLogs } from '../../support/logs';
-import { hang, sendJson, startFakeServer, type FakeRoute, type FakeServer } from '../../support/loopback';
-import { readLines, textOf } from '../../support/ndjson';
-import { OTHER_CONVERSATION_ID, signatureHolds, TEST_CONVERSATION_ID, TRUST_ENV } from '../../support/trust';
+} from '#support/bedrock-fake';
+import { startTestLedger, type TestLedgerDatabase } from '#support/dynalite';
+import { apiEvent, bodyOf, buffered } from '#support/events';
+import { captureLogs, type CapturedLogs } from '#support/logs';
+import { hang, sendJson, startFakeServer, type FakeRoute, type FakeServer } from '#support/loopback';
+import { readLines, textOf } from '#support/ndjson';
+import { OTHER_CONVERSATION_ID, signatureHolds, TEST_CONVERSATION_ID, TRUST_ENV } from '#support/trust';
 
 /** Each fake reply reads 1,000 tokens and writes 100: at Nova 2 Lite's $0.30 / $2.50 per million, $0.00055. */
 const USAGE = { inputTokens: 1000, outputTokens: 100 };

@@ -6,7 +6,7 @@ import {
   FEEDBACK_HISTORY_MAX_MESSAGES,
   FEEDBACK_SUGGESTION_MAX_CHARS,
   IMAGE_PROMPT_MAX_CHARS,
-} from '../../../lambdas/contract/limits';
+} from '#contract/limits';
 import {
   chatRequestSchema,
   chatResponseSchema,
@@ -14,8 +14,8 @@ import {
   generateImageRequestSchema,
   isBlank,
   speechTokenRequestSchema,
-} from '../../../lambdas/contract/schemas';
-import { TEST_CONVERSATION_ID } from '../../support/trust';
+} from '#contract/schemas';
+import { TEST_CONVERSATION_ID } from '#support/trust';
 
 const validChat = {
   userMessage: 'What is a comet?',

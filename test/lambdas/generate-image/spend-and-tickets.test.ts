@@ -8,16 +8,16 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { API_ROUTES } from '../../../lambdas/contract/routes';
-import { SPEND_LIMIT_HEADER } from '../../../lambdas/contract/spend';
-import { createGenerateImageHandler, PICTURE_MAKER_HEADER } from '../../../lambdas/generate-image/handler';
-import type { ApiHandler } from '../../../lambdas/http/endpoint';
-import { awsError, startBedrockFake, TINY_PNG } from '../../support/bedrock-fake';
-import { startTestLedger, type TestLedgerDatabase } from '../../support/dynalite';
-import { apiEvent, bodyOf } from '../../support/events';
-import { sendJson, type FakeRoute, type FakeServer } from '../../support/loopback';
-import { gate } from '../../support/tutor-stream';
-import { ticketFor, TRUST_ENV } from '../../support/trust';
+import { API_ROUTES } from '#contract/routes';
+import { SPEND_LIMIT_HEADER } from '#contract/spend';
+import { createGenerateImageHandler, PICTURE_MAKER_HEADER } from '#lambdas/generate-image/handler';
+import type { ApiHandler } from '#lambdas/http/endpoint';
+import { awsError, startBedrockFake, TINY_PNG } from '#support/bedrock-fake';
+import { startTestLedger, type TestLedgerDatabase } from '#support/dynalite';
+import { apiEvent, bodyOf } from '#support/events';
+import { sendJson, type FakeRoute, type FakeServer } from '#support/loopback';
+import { gate } from '#support/tutor-stream';
+import { ticketFor, TRUST_ENV } from '#support/trust';
 
 const draws: FakeRoute = (_request, response) =>
   sendJson(response, 200, { images: [TINY_PNG.toString('base64')] });

@@ -8,8 +8,8 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalServer, type LocalServer } from '../../../lambdas/local/server';
-import { hostName, isServedHost, servedHostNames } from '../../../lambdas/local/served-hosts';
+import { startLocalServer, type LocalServer } from '#lambdas/local/server';
+import { hostName, isServedHost, servedHostNames } from '#lambdas/local/served-hosts';
 
 const OFFLINE = { ASTRO_MODEL: 'offline', ASTRO_IMAGE_MODEL: 'offline', AZURE_SPEECH_KEY: '' };
 

@@ -9,11 +9,11 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalServer, type LocalServer } from '../../../lambdas/local/server';
-import { TINY_PNG } from '../../support/bedrock-fake';
-import { sendJson, startFakeServer, type FakeServer } from '../../support/loopback';
-import { completion, imagesAnswer } from '../../support/openai-fake';
-import { TEST_CONVERSATION_ID } from '../../support/trust';
+import { startLocalServer, type LocalServer } from '#lambdas/local/server';
+import { TINY_PNG } from '#support/bedrock-fake';
+import { sendJson, startFakeServer, type FakeServer } from '#support/loopback';
+import { completion, imagesAnswer } from '#support/openai-fake';
+import { TEST_CONVERSATION_ID } from '#support/trust';
 
 describe('the spend guard on the local server', () => {
   let root: string;

@@ -5,13 +5,13 @@
  */
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ErrorBody } from '../../../lambdas/contract/errors';
-import { API_ROUTES } from '../../../lambdas/contract/routes';
-import { TOKEN_REUSE_MS } from '../../../lambdas/speech/token-service';
-import { createSpeechTokenHandler } from '../../../lambdas/speech-token/handler';
-import { startTestLedger, type TestLedgerDatabase } from '../../support/dynalite';
-import { apiEvent, bodyOf } from '../../support/events';
-import { startFakeServer, type FakeServer, type RecordedRequest } from '../../support/loopback';
+import type { ErrorBody } from '#contract/errors';
+import { API_ROUTES } from '#contract/routes';
+import { TOKEN_REUSE_MS } from '#lambdas/speech/token-service';
+import { createSpeechTokenHandler } from '#lambdas/speech-token/handler';
+import { startTestLedger, type TestLedgerDatabase } from '#support/dynalite';
+import { apiEvent, bodyOf } from '#support/events';
+import { startFakeServer, type FakeServer, type RecordedRequest } from '#support/loopback';
 
 const KEY = 'k3y0f4zur3sp33chs3cr3tv4lu3aaaa1';
 

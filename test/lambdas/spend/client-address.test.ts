@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callerOf, clientKey, UNKNOWN_CLIENT } from '../../../lambdas/spend/client-address';
+import { callerOf, clientKey, UNKNOWN_CLIENT } from '#lambdas/spend/client-address';
 
 // Whose share a request counts against (docs/behaviour.md §12.19): an address, an IPv6 address by its /64.
 describe('the client key', () => {

@@ -8,8 +8,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SpendLedger, utcDay } from '../../../lambdas/spend/ledger';
-import { startTestLedger, TEST_SPEND_TABLE, type TestLedgerDatabase } from '../../support/dynalite';
+import { SpendLedger, utcDay } from '#lambdas/spend/ledger';
+import { startTestLedger, TEST_SPEND_TABLE, type TestLedgerDatabase } from '#support/dynalite';
 
 const NOON = Date.parse('2026-05-04T12:00:00Z');
 const signal = () => AbortSignal.timeout(5000);

@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { ConfigError, readPictureConfig, readSpendConfig, readTutorConfig, type Env } from '#lambdas/config';
 import {
-  ConfigError,
+  bedrockTokenPrices,
+  DEFAULT_SPEECH_TOKEN_USD,
   picturePrice,
-  readPictureConfig,
-  readSpendConfig,
-  readTutorConfig,
+  speechTokenPrice,
+  tokenCost,
   tutorPrices,
-  type Env,
-} from '../../../lambdas/config';
-import { bedrockTokenPrices, DEFAULT_SPEECH_TOKEN_USD, tokenCost } from '../../../lambdas/spend/prices';
+} from '#lambdas/spend/prices';
 
 // The ledger's prices (docs/behaviour.md §12.18, docs/configuration.md): the listed Bedrock ones, the
 // ASTRO_PRICE_* variables over them, nothing for an OpenAI-compatible server unless set.
@@ -71,8 +70,8 @@ describe('the prices the ledger charges', () => {
   });
 
   it('prices a speech token at its estimate unless set', () => {
-    expect(readSpendConfig({}).prices.speechTokenUsd).toBe(DEFAULT_SPEECH_TOKEN_USD);
-    expect(readSpendConfig({ ASTRO_PRICE_SPEECH_TOKEN_USD: '0' }).prices.speechTokenUsd).toBe(0);
+    expect(speechTokenPrice(readSpendConfig({}))).toBe(DEFAULT_SPEECH_TOKEN_USD);
+    expect(speechTokenPrice(readSpendConfig({ ASTRO_PRICE_SPEECH_TOKEN_USD: '0' }))).toBe(0);
   });
 
   it('costs a call its tokens, and with a guardrail its text units too', () => {

@@ -3,16 +3,16 @@
  * be read counting as reached (within its deadline), and writes that fail without failing anyone.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readSpendConfig, type Env } from '../../../lambdas/config';
+import { readSpendConfig, type Env } from '#lambdas/config';
 import {
   createSpendGuard,
   LEDGER_FAILURE_LOG_MESSAGE,
   limitReached,
   SPEND_LIMIT_LOG_MESSAGE,
-} from '../../../lambdas/spend/spend-guard';
-import { startTestLedger, type TestLedgerDatabase } from '../../support/dynalite';
-import { captureLogs, type CapturedLogs } from '../../support/logs';
-import { hang, startFakeServer, type FakeServer } from '../../support/loopback';
+} from '#lambdas/spend/spend-guard';
+import { startTestLedger, type TestLedgerDatabase } from '#support/dynalite';
+import { captureLogs, type CapturedLogs } from '#support/logs';
+import { hang, startFakeServer, type FakeServer } from '#support/loopback';
 
 const CONVERSATION = '3f6c1b1e-8d2a-4c55-9e1f-7a0b2c4d6e81';
 

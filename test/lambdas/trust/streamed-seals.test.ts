@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createChatHandler } from '../../../lambdas/chat/handler';
-import { createGenerateImageHandler } from '../../../lambdas/generate-image/handler';
-import { API_ROUTES } from '../../../lambdas/contract/routes';
-import { checkTicket } from '../../../lambdas/trust/seals';
-import { apiEvent, answersInJson, bodyOf } from '../../support/events';
-import { readLines } from '../../support/ndjson';
-import { signatureHolds, TEST_CONVERSATION_ID, testTrustKeys, TRUST_ENV } from '../../support/trust';
+import { createChatHandler } from '#lambdas/chat/handler';
+import { createGenerateImageHandler } from '#lambdas/generate-image/handler';
+import { API_ROUTES } from '#contract/routes';
+import { checkTicket } from '#lambdas/trust/seals';
+import { apiEvent, answersInJson, bodyOf } from '#support/events';
+import { readLines } from '#support/ndjson';
+import { signatureHolds, TEST_CONVERSATION_ID, testTrustKeys, TRUST_ENV } from '#support/trust';
 
 /** A first message's reply: the message is at position 0, the reply at 1. */
 const FIRST_REPLY = { conversationId: TEST_CONVERSATION_ID, position: 1 };

@@ -6,10 +6,10 @@
  * counts less for a call that ends without one.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readTutorConfig } from '../../../lambdas/config';
-import { createBedrockTutor } from '../../../lambdas/tutor/bedrock-tutor';
-import { createOpenAiTutor } from '../../../lambdas/tutor/openai-tutor';
-import type { TokenUsage, Tutor, TutorRequest } from '../../../lambdas/tutor/tutor';
+import { readTutorConfig } from '#lambdas/config';
+import { createBedrockTutor } from '#lambdas/tutor/bedrock-tutor';
+import { createOpenAiTutor } from '#lambdas/tutor/openai-tutor';
+import type { TokenUsage, Tutor, TutorRequest } from '#lambdas/tutor/tutor';
 import {
   answersInTurn,
   converseAnswer,
@@ -20,8 +20,8 @@ import {
   routesInTurn,
   startBedrockFake,
   textBlock,
-} from '../../support/bedrock-fake';
-import { sendJson, startFakeServer, type FakeRoute, type FakeServer } from '../../support/loopback';
+} from '#support/bedrock-fake';
+import { sendJson, startFakeServer, type FakeRoute, type FakeServer } from '#support/loopback';
 import {
   completion,
   completionChunk,
@@ -30,8 +30,8 @@ import {
   sseAnswer,
   sseData,
   streamedCompletion,
-} from '../../support/openai-fake';
-import { collect } from '../../support/tutor-stream';
+} from '#support/openai-fake';
+import { collect } from '#support/tutor-stream';
 
 const ask: TutorRequest = { userMessage: 'What is a star?', language: 'en-US', history: [] };
 

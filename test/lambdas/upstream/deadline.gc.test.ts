@@ -7,14 +7,14 @@
  * line at MODEL_TIMEOUT_MS.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChatHandler } from '../../../lambdas/chat/handler';
-import { API_ROUTES, CHAT_STREAM_MEDIA_TYPE } from '../../../lambdas/contract/routes';
-import { deadline, streamDeadline } from '../../../lambdas/upstream/deadline';
-import { apiEvent } from '../../support/events';
-import { startFakeServer, type FakeServer } from '../../support/loopback';
-import { readLines } from '../../support/ndjson';
-import { completionChunk, sseData } from '../../support/openai-fake';
-import { TRUST_ENV } from '../../support/trust';
+import { createChatHandler } from '#lambdas/chat/handler';
+import { API_ROUTES, CHAT_STREAM_MEDIA_TYPE } from '#contract/routes';
+import { deadline, streamDeadline } from '#lambdas/upstream/deadline';
+import { apiEvent } from '#support/events';
+import { startFakeServer, type FakeServer } from '#support/loopback';
+import { readLines } from '#support/ndjson';
+import { completionChunk, sseData } from '#support/openai-fake';
+import { TRUST_ENV } from '#support/trust';
 
 const collect = (globalThis as { gc?: () => void }).gc;
 
@@ -99,7 +99,9 @@ describe('an endless model stream', () => {
       ASTRO_MODEL: 'openai',
       OPENAI_BASE_URL: `${model.url}/v1`,
       OPENAI_MODEL: 'dribbler',
-      MODEL_TIMEOUT_MS: '400',
+      // Long enough for the first words to arrive on a busy machine (the lessons are read first), far
+      // shorter than the 10 s the model would take to stop on its own.
+      MODEL_TIMEOUT_MS: '2000',
       MODEL_IDLE_TIMEOUT_MS: '5000',
     });
 

@@ -1,4 +1,11 @@
-import type { TokenUsage, UsageMeter } from './tutor';
+/** What a model said one call read and wrote, in tokens (or an estimate of it: {@link CallUsage}). */
+export interface TokenUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+/** Told each model call's usage as soon as it is known, for the spend ledger (docs/behaviour.md §12.18). */
+export type UsageMeter = (usage: TokenUsage) => void;
 
 /**
  * One model call's usage, told to the meter exactly once (docs/behaviour.md §12.18): what the model said it
