@@ -83,7 +83,9 @@ export class AzureSpeechToken {
       'fetching a speech token',
       () => abort.abort(),
     );
-    if (!token) throw new Error('the speech service is no longer configured');
+    // No token: the server has no speech key any more, or a spending limit is reached (docs/behaviour.md
+    // §12.19). Either way a failed refresh, tried again later (§10.8); the live token serves until it expires.
+    if (!token) throw new Error('the server gave no speech token (no key, or a spending limit reached)');
     if (this.disposed) return;
     this.token = token;
     this.options.onRenewed(token.token);
