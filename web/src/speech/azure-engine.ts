@@ -47,8 +47,9 @@ export async function createAzureEngine(options: AzureEngineOptions): Promise<Az
  * Azure Speech with a short-lived token from our own API (the key never reaches the browser,
  * docs/behaviour.md §10): the token kept fresh (azure-token.ts), recognition that heals itself
  * (azure-recognition.ts) and one synthesizer per conversation (azure-synthesis.ts). This class only
- * joins them: a renewed token goes to the live recogniser and synthesizer, a refused token is renewed
- * before the recogniser is rebuilt, and a think-time rebuild waits for the sentences being synthesized.
+ * joins them: each new recogniser or synthesizer is configured with the current token, a renewed token
+ * goes to the live recogniser and synthesizer, a refused token is renewed before the recogniser is
+ * rebuilt, and a think-time rebuild waits for the sentences being synthesized.
  */
 export class AzureSpeechEngine implements SpeechEngine {
   readonly kind = 'azure' as const;
