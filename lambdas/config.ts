@@ -21,16 +21,21 @@ export const optionalText = z
   .optional();
 export const optionalUrl = optionalText.pipe(z.url().optional());
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+/** `AWS_REGION`, which Lambda always sets; elsewhere the region the stack deploys to by default. */
+const awsRegion = optionalText.transform((region) => region ?? 'us-east-1');
 
-/** Adds an issue naming `variable` when a setting that needs it is chosen and it is unset. */
+/** Adds an issue naming each of `variables` that is unset when a setting that needs it is `chosen`. */
 function requireWhen(
   context: z.RefinementCtx,
   env: Readonly<Record<string, unknown>>,
-  variable: string,
+  chosen: boolean,
   condition: string,
+  variables: readonly string[],
 ): void {
-  if (!env[variable])
-    context.addIssue({ code: 'custom', path: [variable], message: `required when ${condition}` });
+  for (const variable of chosen ? variables : []) {
+    if (!env[variable])
+      context.addIssue({ code: 'custom', path: [variable], message: `required when ${condition}` });
+  }
 }
 
 function parseSection<S extends z.ZodType>(section: string, schema: S, env: Env): z.output<S> {
@@ -65,14 +70,14 @@ const feedbackSchema = z
     DYNAMODB_TIMEOUT_MS: positiveInt(3000),
     /** Days a feedback item is kept before DynamoDB's TTL deletes it (docs/configuration.md). */
     FEEDBACK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
-    AWS_REGION: optionalText,
+    AWS_REGION: awsRegion,
   })
   .transform((env) => ({
     tableName: env.FEEDBACK_TABLE,
     retentionDays: env.FEEDBACK_RETENTION_DAYS,
     endpoint: env.DYNAMODB_ENDPOINT,
     timeoutMs: env.DYNAMODB_TIMEOUT_MS,
-    region: env.AWS_REGION ?? 'us-east-1',
+    region: env.AWS_REGION,
   }));
 export type FeedbackConfig = z.output<typeof feedbackSchema>;
 export const readFeedbackConfig = (env: Env = process.env): FeedbackConfig =>
@@ -95,7 +100,7 @@ const speechSchema = z
     SECRETS_MANAGER_ENDPOINT: optionalUrl,
     SPEECH_STS_TIMEOUT_MS: positiveInt(5000),
     SECRETS_MANAGER_TIMEOUT_MS: positiveInt(3000),
-    AWS_REGION: optionalText,
+    AWS_REGION: awsRegion,
   })
   .transform((env) => ({
     secretId: env.SPEECH_SECRET_ID,
@@ -105,7 +110,7 @@ const speechSchema = z
     secretsManagerEndpoint: env.SECRETS_MANAGER_ENDPOINT,
     stsTimeoutMs: env.SPEECH_STS_TIMEOUT_MS,
     secretsManagerTimeoutMs: env.SECRETS_MANAGER_TIMEOUT_MS,
-    awsRegion: env.AWS_REGION ?? 'us-east-1',
+    awsRegion: env.AWS_REGION,
   }));
 export type SpeechConfig = z.output<typeof speechSchema>;
 export const readSpeechConfig = (env: Env = process.env): SpeechConfig =>
@@ -114,14 +119,53 @@ export const readSpeechConfig = (env: Env = process.env): SpeechConfig =>
 const providerSchema = z.enum(['bedrock', 'openai', 'offline']);
 export type Provider = z.output<typeof providerSchema>;
 
+/** The variables of the model services that the tutor and the picture maker share. */
+const modelServiceFields = {
+  BEDROCK_ENDPOINT: optionalUrl,
+  OPENAI_BASE_URL: optionalUrl,
+  OPENAI_API_KEY: optionalText,
+  AWS_REGION: awsRegion,
+};
+type ModelServiceEnv = z.output<z.ZodObject<typeof modelServiceFields>>;
+
+/** An OpenAI-compatible server chosen by `providerVariable` needs its address (and the variables in `also`). */
+function requireOpenAiServer(
+  context: z.RefinementCtx,
+  env: Readonly<Record<string, unknown>>,
+  providerVariable: string,
+  also: readonly string[] = [],
+): void {
+  const condition = `${providerVariable}=openai`;
+  requireWhen(context, env, env[providerVariable] === 'openai', condition, ['OPENAI_BASE_URL', ...also]);
+}
+
+/**
+ * Where a provider's calls go: the chosen provider, Bedrock's model and endpoint, the OpenAI-compatible
+ * server and model; the provider and the two models are read from the variables named.
+ */
+function modelService<P extends string, B extends string, O extends string>(
+  env: ModelServiceEnv & Record<P, Provider> & Record<B, string> & Partial<Record<O, string>>,
+  provider: P,
+  bedrockModel: B,
+  openaiModel: O,
+) {
+  return {
+    provider: env[provider],
+    bedrock: {
+      modelId: env[bedrockModel],
+      region: env.AWS_REGION,
+      ...endpointOverride(env.BEDROCK_ENDPOINT),
+    },
+    openai: { baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: env[openaiModel] },
+  };
+}
+
 const tutorSchema = z
   .object({
     ASTRO_MODEL: optionalText.pipe(providerSchema.default('offline')),
     /** Amazon Nova 2 Lite through the US cross-Region inference profile: fast, multilingual, tool use. */
     BEDROCK_MODEL_ID: optionalText.pipe(z.string().default('us.amazon.nova-2-lite-v1:0')),
-    BEDROCK_ENDPOINT: optionalUrl,
-    OPENAI_BASE_URL: optionalUrl,
-    OPENAI_API_KEY: optionalText,
+    ...modelServiceFields,
     OPENAI_MODEL: optionalText,
     /** One deadline for the whole reply (including a follow-up call), under API Gateway's 29 s. */
     MODEL_TIMEOUT_MS: positiveInt(20_000),
@@ -142,22 +186,10 @@ const tutorSchema = z
         .regex(/^(DRAFT|\d{1,8})$/)
         .default('DRAFT'),
     ),
-    AWS_REGION: optionalText,
   })
-  .superRefine((env, context) => {
-    if (env.ASTRO_MODEL === 'openai') {
-      requireWhen(context, env, 'OPENAI_BASE_URL', 'ASTRO_MODEL=openai');
-      requireWhen(context, env, 'OPENAI_MODEL', 'ASTRO_MODEL=openai');
-    }
-  })
+  .superRefine((env, context) => requireOpenAiServer(context, env, 'ASTRO_MODEL', ['OPENAI_MODEL']))
   .transform((env) => ({
-    provider: env.ASTRO_MODEL,
-    bedrock: {
-      modelId: env.BEDROCK_MODEL_ID,
-      region: env.AWS_REGION ?? 'us-east-1',
-      ...endpointOverride(env.BEDROCK_ENDPOINT),
-    },
-    openai: { baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: env.OPENAI_MODEL },
+    ...modelService(env, 'ASTRO_MODEL', 'BEDROCK_MODEL_ID', 'OPENAI_MODEL'),
     timeoutMs: env.MODEL_TIMEOUT_MS,
     idleTimeoutMs: env.MODEL_IDLE_TIMEOUT_MS,
     maxTokens: env.MODEL_MAX_TOKENS,
@@ -173,9 +205,7 @@ const pictureSchema = z
   .object({
     ASTRO_IMAGE_MODEL: optionalText.pipe(providerSchema.default('offline')),
     BEDROCK_IMAGE_MODEL_ID: optionalText.pipe(z.string().default('amazon.nova-canvas-v1:0')),
-    BEDROCK_ENDPOINT: optionalUrl,
-    OPENAI_BASE_URL: optionalUrl,
-    OPENAI_API_KEY: optionalText,
+    ...modelServiceFields,
     OPENAI_IMAGE_MODEL: optionalText,
     IMAGE_STORE: optionalText.pipe(z.enum(['s3', 'local']).default('local')),
     IMAGE_BUCKET: optionalText,
@@ -183,26 +213,17 @@ const pictureSchema = z
     S3_ENDPOINT: optionalUrl,
     /** Drawing and storing one picture, under API Gateway's 29 s. */
     IMAGE_TIMEOUT_MS: positiveInt(25_000),
-    AWS_REGION: optionalText,
   })
   .superRefine((env, context) => {
-    if (env.IMAGE_STORE === 's3') requireWhen(context, env, 'IMAGE_BUCKET', 'IMAGE_STORE=s3');
-    if (env.ASTRO_IMAGE_MODEL === 'openai') {
-      requireWhen(context, env, 'OPENAI_BASE_URL', 'ASTRO_IMAGE_MODEL=openai');
-    }
+    requireWhen(context, env, env.IMAGE_STORE === 's3', 'IMAGE_STORE=s3', ['IMAGE_BUCKET']);
+    requireOpenAiServer(context, env, 'ASTRO_IMAGE_MODEL');
   })
   .transform((env) => ({
-    provider: env.ASTRO_IMAGE_MODEL,
-    bedrock: {
-      modelId: env.BEDROCK_IMAGE_MODEL_ID,
-      region: env.AWS_REGION ?? 'us-east-1',
-      ...endpointOverride(env.BEDROCK_ENDPOINT),
-    },
-    openai: { baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: env.OPENAI_IMAGE_MODEL },
+    ...modelService(env, 'ASTRO_IMAGE_MODEL', 'BEDROCK_IMAGE_MODEL_ID', 'OPENAI_IMAGE_MODEL'),
     store: env.IMAGE_STORE,
     bucket: env.IMAGE_BUCKET,
     directory: env.IMAGE_DIR,
-    region: env.AWS_REGION ?? 'us-east-1',
+    region: env.AWS_REGION,
     s3: endpointOverride(env.S3_ENDPOINT),
     timeoutMs: env.IMAGE_TIMEOUT_MS,
   }));
@@ -242,17 +263,17 @@ const spendSchema = z
         .regex(/^[a-z0-9-]+$/, 'a header name in lower case')
         .optional(),
     ),
-    AWS_REGION: optionalText,
+    AWS_REGION: awsRegion,
   })
-  .superRefine((env, context) => {
-    if (env.ASTRO_DAILY_BUDGET_USD !== undefined) {
-      requireWhen(context, env, 'SPEND_TABLE', 'ASTRO_DAILY_BUDGET_USD is set');
-    }
-  })
+  .superRefine((env, context) =>
+    requireWhen(context, env, env.ASTRO_DAILY_BUDGET_USD !== undefined, 'ASTRO_DAILY_BUDGET_USD is set', [
+      'SPEND_TABLE',
+    ]),
+  )
   .transform((env) => ({
     tableName: env.SPEND_TABLE,
     endpoint: env.DYNAMODB_ENDPOINT,
-    region: env.AWS_REGION ?? 'us-east-1',
+    region: env.AWS_REGION,
     dailyBudgetUsd: env.ASTRO_DAILY_BUDGET_USD,
     clientShare: env.ASTRO_CLIENT_SHARE,
     conversationMaxTurns: env.ASTRO_CONVERSATION_MAX_TURNS,

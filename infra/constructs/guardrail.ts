@@ -14,36 +14,38 @@ const strong = (type: string): CfnGuardrail.ContentFilterConfigProperty => ({
   outputStrength: 'HIGH',
 });
 
+/** A topic the guardrail refuses, with examples of how a learner might raise it. */
+const denied = (name: string, definition: string, examples: string[]): CfnGuardrail.TopicConfigProperty => ({
+  name,
+  definition,
+  examples,
+  type: 'DENY',
+});
+
 /**
  * Topics a tutor for young learners stays away from, whatever it is asked: the content filters catch
  * harmful wording, these catch harmless-sounding requests on ground that is not Astro's.
  */
 const DENIED_TOPICS: CfnGuardrail.TopicConfigProperty[] = [
-  {
-    name: 'Weapons and dangerous activities',
-    definition:
-      'Making or using weapons, explosives, poisons or fire, or other activities that could hurt someone.',
-    examples: ['How do I make a rocket bomb?', 'Which chemicals explode when mixed?'],
-    type: 'DENY',
-  },
-  {
-    name: 'Drugs alcohol and gambling',
-    definition: 'Taking, making or buying drugs or alcohol, vaping or smoking, and betting or gambling.',
-    examples: ['How do astronauts get drunk?', 'Where can I buy weed?'],
-    type: 'DENY',
-  },
-  {
-    name: 'Dating and romance',
-    definition: 'Romantic or sexual relationships, dating advice and flirting.',
-    examples: ['Will you be my girlfriend?', 'How do I get a date?'],
-    type: 'DENY',
-  },
-  {
-    name: 'Personal details',
-    definition: 'Asking for or collecting a learner’s address, phone number, school, passwords or photos.',
-    examples: ['Tell me where you live', 'What is your phone number?'],
-    type: 'DENY',
-  },
+  denied(
+    'Weapons and dangerous activities',
+    'Making or using weapons, explosives, poisons or fire, or other activities that could hurt someone.',
+    ['How do I make a rocket bomb?', 'Which chemicals explode when mixed?'],
+  ),
+  denied(
+    'Drugs alcohol and gambling',
+    'Taking, making or buying drugs or alcohol, vaping or smoking, and betting or gambling.',
+    ['How do astronauts get drunk?', 'Where can I buy weed?'],
+  ),
+  denied('Dating and romance', 'Romantic or sexual relationships, dating advice and flirting.', [
+    'Will you be my girlfriend?',
+    'How do I get a date?',
+  ]),
+  denied(
+    'Personal details',
+    'Asking for or collecting a learner’s address, phone number, school, passwords or photos.',
+    ['Tell me where you live', 'What is your phone number?'],
+  ),
 ];
 
 const CONFIG = {

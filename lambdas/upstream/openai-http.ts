@@ -62,18 +62,26 @@ export async function postJson(
 }
 
 /**
- * POSTs JSON asking for a streamed answer and returns the response once its headers are in (the body
- * is the caller's to read under its deadline). Failures are thrown as `postJson` throws them.
+ * POSTs JSON asking for a streamed answer (or, `streamed` false, a whole one) and returns the response
+ * once its headers are in (the body is the caller's to read under its deadline). Failures are thrown as
+ * `postJson` throws them.
  */
-export async function postForStream(
+export async function postForAnswer(
   server: OpenAiServer,
   path: string,
   body: unknown,
   limit: Deadline,
+  streamed: boolean,
 ): Promise<Response> {
   let response: Response;
   try {
-    response = await post(server, path, body, limit, 'text/event-stream, application/json');
+    response = await post(
+      server,
+      path,
+      body,
+      limit,
+      streamed ? 'text/event-stream, application/json' : 'application/json',
+    );
     if (response.ok) return response;
     const text = await response.text();
     throw statusError(response.status, text);

@@ -243,6 +243,22 @@ describe('OpenAI-compatible servers: the usage a completion reports', () => {
     expect(reports[1]?.outputTokens).toBe('Stars shine.'.length);
   });
 
+  it('estimates a whole completion sent instead of a stream, with the words it carried', async () => {
+    // A server that ignores `stream: true` and reports no usage: read as a whole reply is read.
+    fake.respondWith((_request, response) =>
+      sendJson(response, 200, completion({ content: 'Stars shine.', usage: null })),
+    );
+    const { reports, meter: tell } = meter();
+
+    const { error, text } = await collect(tutor.stream(ask, undefined, tell));
+
+    expect(error).toBeUndefined();
+    expect(text).toBe('Stars shine.');
+    expect(reports).toHaveLength(1);
+    expect(reports[0]?.inputTokens).toBeGreaterThan(500);
+    expect(reports[0]?.outputTokens).toBe('Stars shine.'.length);
+  });
+
   it('tells one report per request when a tool-only answer is asked again', async () => {
     fake.respondWith(
       routesInTurn(
