@@ -12,7 +12,8 @@ import { SpendLedger, utcDay } from '#lambdas/spend/ledger';
 import { startTestLedger, TEST_SPEND_TABLE, type TestLedgerDatabase } from '#support/dynalite';
 
 const NOON = Date.parse('2026-05-04T12:00:00Z');
-const signal = () => AbortSignal.timeout(5000);
+// Generous: dynalite on a busy machine; no test here is about the deadline.
+const signal = () => AbortSignal.timeout(20_000);
 const A = { client: '192.0.2.10', conversationId: '3f6c1b1e-8d2a-4c55-9e1f-7a0b2c4d6e81' };
 const B = { client: '2001:db8:1:2::/64', conversationId: 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d' };
 

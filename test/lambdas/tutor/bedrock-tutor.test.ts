@@ -35,7 +35,8 @@ describe('the Bedrock tutor (real Converse client against a loopback fake)', () 
       readTutorConfig({
         ASTRO_MODEL: 'bedrock',
         BEDROCK_ENDPOINT: fake.url,
-        MODEL_TIMEOUT_MS: '400',
+        // Far from a busy machine's pauses: the deadline's own test builds a tutor with 400 ms.
+        MODEL_TIMEOUT_MS: '20000',
         MODEL_MAX_TOKENS: '300',
       }),
     );
@@ -211,8 +212,13 @@ describe('the Bedrock tutor (real Converse client against a loopback fake)', () 
 
   it('gives up with upstream_timeout when the model hangs past the deadline', async () => {
     fake.respondWith(hang);
+    const impatient = createBedrockTutor(
+      readTutorConfig({ ASTRO_MODEL: 'bedrock', BEDROCK_ENDPOINT: fake.url, MODEL_TIMEOUT_MS: '400' }),
+    );
 
-    await expect(ask('Are you there?')).rejects.toMatchObject({ code: 'upstream_timeout', status: 504 });
+    await expect(
+      impatient.reply({ userMessage: 'Are you there?', language: 'en-US', history: [] }),
+    ).rejects.toMatchObject({ code: 'upstream_timeout', status: 504 });
   });
 
   it('answers a reply that is not JSON with upstream_error', async () => {

@@ -38,8 +38,9 @@ describe('the OpenAI-compatible tutor streaming (platform fetch against an SSE f
         ASTRO_MODEL: 'openai',
         OPENAI_BASE_URL: `${fake.url}/v1`,
         OPENAI_MODEL: 'llama3.2',
-        MODEL_TIMEOUT_MS: '2000',
-        MODEL_IDLE_TIMEOUT_MS: '200',
+        // Far from a busy machine's pauses: the deadline tests set their own.
+        MODEL_TIMEOUT_MS: '20000',
+        MODEL_IDLE_TIMEOUT_MS: '10000',
         ...env,
       }),
     );
@@ -311,7 +312,9 @@ describe('the OpenAI-compatible tutor streaming (platform fetch against an SSE f
     );
 
     // The whole deadline far beyond the test's own: only the idle deadline can end the reply in time.
-    const streamed = await collect(tutorWith({ MODEL_TIMEOUT_MS: '60000' }).stream(ask));
+    const streamed = await collect(
+      tutorWith({ MODEL_TIMEOUT_MS: '60000', MODEL_IDLE_TIMEOUT_MS: '200' }).stream(ask),
+    );
 
     expect(streamed.text).toBe('Stars are');
     expect(streamed.error).toMatchObject({ code: 'upstream_timeout' });
