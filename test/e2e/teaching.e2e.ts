@@ -1,6 +1,6 @@
 import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { MESSAGES } from '#web/i18n/messages';
+import { MESSAGES } from '#support/ui-strings';
 import {
   judgeReplies,
   openApp,

@@ -4,6 +4,7 @@ import { CHAT_USER_MESSAGE_MAX_CHARS } from '#contract/limits';
 import type { ChatRequest, FeedbackRequest } from '#contract/schemas';
 import type { ChatReply } from '#web/api/chat';
 import { ConversationController, type ConversationDeps } from '#web/conversation/controller';
+import * as speechText from '#web/conversation/speech-text';
 import { isBusy, isInitializing } from '#web/conversation/state';
 import { NoVoiceError, type RecognitionHandlers, type SpeechEngine } from '#web/speech/engine';
 
@@ -71,7 +72,9 @@ interface Harness {
   feedbackWith: (result: Error | null) => void;
 }
 
-function harness(options: Partial<Pick<ConversationDeps, 'createEngine' | 'engineReadyMs'>> = {}): Harness {
+function harness(
+  options: Partial<Pick<ConversationDeps, 'createEngine' | 'loadSpeechText' | 'engineReadyMs'>> = {},
+): Harness {
   const engine = new FakeEngine();
   let nextReply: Partial<ChatReply> | Error | Promise<Partial<ChatReply>> = {
     response: 'Hello, I am **Astro**!',
@@ -107,6 +110,7 @@ function harness(options: Partial<Pick<ConversationDeps, 'createEngine' | 'engin
       if (nextFeedback) throw nextFeedback;
     },
     createEngine: async () => engine,
+    loadSpeechText: async () => speechText,
     unlockAudio: () => {
       h.unlocks += 1;
     },

@@ -1,0 +1,63 @@
+import type { Messages } from '../messages';
+import type { StarMessages } from '../star-messages';
+
+/** Every string the UI shows, in Hebrew (docs/behaviour.md §2). */
+export const messages: Messages = {
+  tagline: 'המדריך האישי שלך לקוסמוס',
+  byline: 'מאת {provider}',
+  language: 'שפה',
+  start: 'התחל שיחה',
+  end: 'סיים שיחה',
+  speed: 'מהירות',
+  statusLabel: 'מצב',
+  idle: 'מוכן כשתהיה מוכן',
+  listening: 'מקשיב...',
+  thinking: 'חושב...',
+  speaking: 'מדבר...',
+  initializing: 'מתכונן...',
+  transcript: 'שיחה עם אסטרו',
+  emptyTitle: 'שאל את אסטרו כל דבר על החלל',
+  emptyHint: 'לחץ על התחל שיחה, ואז דבר או הקלד את שאלתך.',
+  you: 'אתה',
+  astro: 'אסטרו',
+  pictureLoading: 'אסטרו משרטט תמונה...',
+  composerLabel: 'הקלד הודעה לאסטרו',
+  composerPlaceholder: 'הקלד שאלה...',
+  send: 'שלח',
+  offlineTutor: 'מורה לא מקוון: אסטרו עונה מתוך השיעורים המובנים שלו.',
+  browserSpeech: 'נעשה שימוש בקול המובנה של הדפדפן.',
+  noSpeech: 'קלט קולי אינו זמין כאן: הקלד את שאלותיך.',
+  skip: 'דלג',
+  skipLabel: 'הפסקת הדיבור של אסטרו (Esc)',
+  replay: 'השמע שוב',
+  replayLabel: 'להאזין שוב לתשובה האחרונה של אסטרו',
+  reconnecting: 'מתחבר מחדש...',
+  reconnectingNote: 'זיהוי הדיבור מתחבר מחדש… בינתיים אפשר להקליד.',
+  microphoneDenied:
+    'הגישה למיקרופון חסומה. אפשר אותה בהגדרות האתר בדפדפן (הסמל שליד הכתובת), ואז התחל שיחה חדשה, או הקלד את שאלותיך למטה.',
+  noVoice: 'לדפדפן שלך אין קול לשפה הזו: התשובות של אסטרו מוצגות אך לא מוקראות.',
+  feedbackTitle: 'שתף את דעתך',
+  feedbackIntro: 'איך מתנהלת השיחה שלך עם אסטרו?',
+  helpfulness: 'תועלת',
+  clarity: 'בהירות',
+  rating: '{aspect}: {n} מתוך {max}',
+  suggestion: 'הצעה (לא חובה)',
+  suggestionPlaceholder: 'מה אסטרו יכול לעשות טוב יותר?',
+  cancel: 'ביטול',
+  submit: 'שלח',
+  sending: 'שולח...',
+  copyright: '© 2025 {provider}. כל הזכויות שמורות.',
+  contact: 'צור קשר',
+  level: 'רמה',
+  levelChild: 'חוקר צעיר (8–11)',
+  levelTeen: 'נוער (12–15)',
+  levelAdult: 'מבוגר',
+  takeYourTime: 'קח את הזמן…',
+  starsEarned: 'כוכבים שנצברו',
+};
+
+/** The words for a number of stars, in Hebrew (docs/behaviour.md §2.23). */
+export const stars: StarMessages = {
+  count: { one: 'כוכב אחד שנצבר', two: 'שני כוכבים שנצברו', other: '{n} כוכבים שנצברו' },
+  earned: { one: 'נכון! כוכב אחד', two: 'נכון! שני כוכבים', other: 'נכון! {n} כוכבים' },
+};

@@ -1,0 +1,63 @@
+import type { Messages } from '../messages';
+import type { StarMessages } from '../star-messages';
+
+/** Every string the UI shows, in Japanese (docs/behaviour.md §2). */
+export const messages: Messages = {
+  tagline: 'あなただけの宇宙ガイド',
+  byline: '提供：{provider}',
+  language: '言語',
+  start: '会話を始める',
+  end: '会話を終える',
+  speed: '速度',
+  statusLabel: '状態',
+  idle: '準備ができたらどうぞ',
+  listening: '聞いています...',
+  thinking: '考えています...',
+  speaking: '話しています...',
+  initializing: '準備中...',
+  transcript: 'Astro との会話',
+  emptyTitle: '宇宙のことなら何でも Astro に聞いてみよう',
+  emptyHint: '「会話を始める」を押して、質問を話すか入力してください。',
+  you: 'あなた',
+  astro: 'Astro',
+  pictureLoading: 'Astro が絵を描いています...',
+  composerLabel: 'Astro へのメッセージを入力',
+  composerPlaceholder: '質問を入力...',
+  send: '送信',
+  offlineTutor: 'オフラインの先生：Astro は内蔵のレッスンで答えています。',
+  browserSpeech: 'ブラウザー内蔵の音声を使っています。',
+  noSpeech: 'ここでは音声入力が使えません。質問を入力してください。',
+  skip: 'スキップ',
+  skipLabel: 'Astro の読み上げを止める（Esc）',
+  replay: 'もう一度',
+  replayLabel: 'Astro の最後の返事をもう一度聞く',
+  reconnecting: '再接続しています...',
+  reconnectingNote: '音声認識を再接続しています…その間は入力できます。',
+  microphoneDenied:
+    'マイクへのアクセスがブロックされています。ブラウザのサイト設定（アドレスの横のアイコン）で許可してから新しい会話を始めるか、下に質問を入力してください。',
+  noVoice: 'このブラウザにはこの言語の音声がありません。Astro の返事は表示されますが、読み上げられません。',
+  feedbackTitle: 'ご意見をお聞かせください',
+  feedbackIntro: 'Astro との会話はいかがですか？',
+  helpfulness: '役立ち度',
+  clarity: 'わかりやすさ',
+  rating: '{aspect}：{max}段階中{n}',
+  suggestion: 'ご提案（任意）',
+  suggestionPlaceholder: 'Astro の改善点は？',
+  cancel: 'キャンセル',
+  submit: '送信',
+  sending: '送信中...',
+  copyright: '© 2025 {provider}. All rights reserved.',
+  contact: 'お問い合わせ',
+  level: 'レベル',
+  levelChild: '小さな探検家（8〜11歳）',
+  levelTeen: 'ティーン（12〜15歳）',
+  levelAdult: '大人',
+  takeYourTime: 'ゆっくり考えてね…',
+  starsEarned: '獲得した星',
+};
+
+/** The words for a number of stars, in Japanese (docs/behaviour.md §2.23). */
+export const stars: StarMessages = {
+  count: { other: '獲得した星{n}個' },
+  earned: { other: '正解！星{n}個' },
+};

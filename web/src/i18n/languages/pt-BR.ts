@@ -1,0 +1,63 @@
+import type { Messages } from '../messages';
+import type { StarMessages } from '../star-messages';
+
+/** Every string the UI shows, in Brazilian Portuguese (docs/behaviour.md §2). */
+export const messages: Messages = {
+  tagline: 'Seu guia pessoal do cosmos',
+  byline: 'por {provider}',
+  language: 'Idioma',
+  start: 'Iniciar conversa',
+  end: 'Encerrar conversa',
+  speed: 'Velocidade',
+  statusLabel: 'Status',
+  idle: 'Pronto quando você estiver',
+  listening: 'Ouvindo...',
+  thinking: 'Pensando...',
+  speaking: 'Falando...',
+  initializing: 'Preparando...',
+  transcript: 'Conversa com Astro',
+  emptyTitle: 'Pergunte ao Astro qualquer coisa sobre o espaço',
+  emptyHint: 'Toque em Iniciar conversa e depois fale ou digite sua pergunta.',
+  you: 'Você',
+  astro: 'Astro',
+  pictureLoading: 'Astro está desenhando uma imagem...',
+  composerLabel: 'Digite uma mensagem para o Astro',
+  composerPlaceholder: 'Digite uma pergunta...',
+  send: 'Enviar',
+  offlineTutor: 'Tutor offline: o Astro responde com suas lições integradas.',
+  browserSpeech: 'Usando a voz integrada do seu navegador.',
+  noSpeech: 'A entrada de voz não está disponível aqui: digite suas perguntas.',
+  skip: 'Pular',
+  skipLabel: 'Fazer o Astro parar de falar (Esc)',
+  replay: 'Repetir',
+  replayLabel: 'Ouvir de novo a última resposta do Astro',
+  reconnecting: 'Reconectando...',
+  reconnectingNote: 'O reconhecimento de voz está se reconectando… Enquanto isso, você pode digitar.',
+  microphoneDenied:
+    'O acesso ao microfone está bloqueado. Permita-o nas configurações do site no navegador (o ícone ao lado do endereço) e inicie uma nova conversa, ou digite suas perguntas abaixo.',
+  noVoice: 'Seu navegador não tem voz para este idioma: as respostas do Astro aparecem, mas não são faladas.',
+  feedbackTitle: 'Compartilhe sua opinião',
+  feedbackIntro: 'Como está sua conversa com o Astro?',
+  helpfulness: 'Utilidade',
+  clarity: 'Clareza',
+  rating: '{aspect}: {n} de {max}',
+  suggestion: 'Sugestão (opcional)',
+  suggestionPlaceholder: 'O que o Astro poderia fazer melhor?',
+  cancel: 'Cancelar',
+  submit: 'Enviar',
+  sending: 'Enviando...',
+  copyright: '© 2025 {provider}. Todos os direitos reservados.',
+  contact: 'Fale conosco',
+  level: 'Nível',
+  levelChild: 'Jovem explorador (8–11)',
+  levelTeen: 'Adolescente (12–15)',
+  levelAdult: 'Adulto',
+  takeYourTime: 'Sem pressa, pense com calma…',
+  starsEarned: 'Estrelas ganhas',
+};
+
+/** The words for a number of stars, in Brazilian Portuguese (docs/behaviour.md §2.23). */
+export const stars: StarMessages = {
+  count: { one: '{n} estrela ganha', other: '{n} estrelas ganhas' },
+  earned: { one: 'Correto! {n} estrela', other: 'Correto! {n} estrelas' },
+};

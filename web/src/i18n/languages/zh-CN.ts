@@ -1,0 +1,63 @@
+import type { Messages } from '../messages';
+import type { StarMessages } from '../star-messages';
+
+/** Every string the UI shows, in Simplified Chinese (docs/behaviour.md §2). */
+export const messages: Messages = {
+  tagline: '你的宇宙私人向导',
+  byline: '由 {provider} 提供',
+  language: '语言',
+  start: '开始对话',
+  end: '结束对话',
+  speed: '语速',
+  statusLabel: '状态',
+  idle: '随时可以开始',
+  listening: '正在聆听...',
+  thinking: '正在思考...',
+  speaking: '正在讲话...',
+  initializing: '正在准备...',
+  transcript: '与 Astro 的对话',
+  emptyTitle: '向 Astro 提出任何关于太空的问题',
+  emptyHint: '点击“开始对话”，然后说出或输入你的问题。',
+  you: '你',
+  astro: 'Astro',
+  pictureLoading: 'Astro 正在画一幅图...',
+  composerLabel: '给 Astro 输入消息',
+  composerPlaceholder: '输入一个问题...',
+  send: '发送',
+  offlineTutor: '离线导师：Astro 正在用内置课程回答。',
+  browserSpeech: '正在使用浏览器内置的语音。',
+  noSpeech: '此处无法使用语音输入：请输入你的问题。',
+  skip: '跳过',
+  skipLabel: '让 Astro 停止朗读（Esc）',
+  replay: '重播',
+  replayLabel: '再听一遍 Astro 的上一个回答',
+  reconnecting: '正在重新连接...',
+  reconnectingNote: '语音识别正在重新连接……你可以先输入文字。',
+  microphoneDenied:
+    '麦克风权限已被阻止。请在浏览器的网站设置中允许（地址栏旁的图标），然后开始新的对话，或在下方输入你的问题。',
+  noVoice: '你的浏览器没有这种语言的语音：Astro 的回答只显示文字，不会朗读。',
+  feedbackTitle: '分享你的反馈',
+  feedbackIntro: '你和 Astro 的对话进行得怎么样？',
+  helpfulness: '有用程度',
+  clarity: '清晰程度',
+  rating: '{aspect}：{n} 分（满分 {max} 分）',
+  suggestion: '建议（可选）',
+  suggestionPlaceholder: 'Astro 哪里可以做得更好？',
+  cancel: '取消',
+  submit: '提交',
+  sending: '正在发送...',
+  copyright: '© 2025 {provider}。保留所有权利。',
+  contact: '联系我们',
+  level: '级别',
+  levelChild: '小小探索者（8–11岁）',
+  levelTeen: '青少年（12–15岁）',
+  levelAdult: '成人',
+  takeYourTime: '慢慢想，不着急……',
+  starsEarned: '获得的星星',
+};
+
+/** The words for a number of stars, in Simplified Chinese (docs/behaviour.md §2.23). */
+export const stars: StarMessages = {
+  count: { other: '已获得 {n} 颗星' },
+  earned: { other: '答对了！{n} 颗星' },
+};
