@@ -208,4 +208,54 @@ describe('a spoken reply', () => {
     expect(console.error).not.toHaveBeenCalled();
     expect(playing.stops()).toBe(0);
   });
+
+  it('holds the text that arrives before the words of speech, then speaks it all in order', async () => {
+    const scripted = scriptedEngine();
+    let loaded: (text: typeof speechText | null) => void = () => undefined;
+    const text = vi.fn(() => new Promise<typeof speechText | null>((resolve) => (loaded = resolve)));
+    const reply = new SpokenReply({
+      text,
+      engine: () => scripted.engine,
+      locale: 'en-US',
+      speed: () => 1,
+      onNoVoice: () => undefined,
+    });
+    reply.add('Light covers 300,000 km/s. ');
+    reply.add('Betelgeuse is **red**. It is ');
+    await settle();
+    expect(scripted.said).toEqual([]);
+
+    loaded(speechText);
+    await settle();
+    expect(scripted.texts()).toEqual(['Light covers 300,000 kilometers per second.', 'Betelgeuse is red.']);
+    // Known from now on: the next piece is cut at once, in the same tick.
+    reply.add('huge. And ');
+    expect(scripted.texts()).toHaveLength(3);
+    const finished = reply.finish();
+    for (let sentence = 0; sentence < 4; sentence += 1) {
+      scripted.end();
+      await settle();
+    }
+    await finished;
+    expect(scripted.texts().slice(2)).toEqual(['It is huge.', 'And']);
+    expect(text).toHaveBeenCalledTimes(1);
+  });
+
+  it('is shown and not spoken when the words of speech did not load, and still finishes', async () => {
+    const scripted = scriptedEngine();
+    const reply = new SpokenReply({
+      text: async () => null,
+      engine: () => scripted.engine,
+      locale: 'en-US',
+      speed: () => 1,
+      onNoVoice: () => undefined,
+    });
+    reply.add('Hello there. How are you? ');
+    await reply.finish();
+    reply.add('Still nothing. ');
+    expect(scripted.said).toEqual([]);
+    expect(console.error).toHaveBeenCalledWith(
+      '[astro] the reply is shown, not spoken: the words of speech are missing',
+    );
+  });
 });
