@@ -66,6 +66,7 @@ export function App({ deps, language, strings = languageStrings }: AppProps) {
           <Notes
             t={t}
             offlineTutor={state.offlineTutor}
+            spendLimit={state.spendLimit}
             engine={state.active ? state.engine : null}
             listeningHealth={state.active ? state.listeningHealth : null}
             voiceMissing={state.active && state.voiceMissing}

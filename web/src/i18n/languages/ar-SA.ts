@@ -25,6 +25,8 @@ export const messages: Messages = {
   composerPlaceholder: 'اكتب سؤالًا...',
   send: 'إرسال',
   offlineTutor: 'معلم دون اتصال: يجيب أسترو من دروسه المدمجة.',
+  lessonsForToday: 'سيستخدم أسترو دروسه الخاصة لبقية اليوم.',
+  lessonsForConversation: 'سيستخدم أسترو دروسه الخاصة لبقية هذه المحادثة.',
   browserSpeech: 'يُستخدم الصوت المدمج في متصفحك.',
   noSpeech: 'الإدخال الصوتي غير متاح هنا: اكتب أسئلتك بدلًا من ذلك.',
   skip: 'تخطٍّ',

@@ -25,6 +25,8 @@ export const messages: Messages = {
   composerPlaceholder: 'Schreib eine Frage...',
   send: 'Senden',
   offlineTutor: 'Offline-Tutor: Astro antwortet mit seinen eingebauten Lektionen.',
+  lessonsForToday: 'Astro nutzt für den Rest des Tages seine eigenen Lektionen.',
+  lessonsForConversation: 'Astro nutzt für den Rest dieses Gesprächs seine eigenen Lektionen.',
   browserSpeech: 'Die eingebaute Stimme deines Browsers wird verwendet.',
   noSpeech: 'Spracheingabe ist hier nicht verfügbar: schreib deine Fragen.',
   skip: 'Überspringen',

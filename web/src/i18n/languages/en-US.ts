@@ -28,6 +28,8 @@ export const messages = {
   composerPlaceholder: 'Type a question...',
   send: 'Send',
   offlineTutor: 'Offline tutor: Astro is answering from its built-in lessons.',
+  lessonsForToday: 'Astro is using its own lessons for the rest of the day.',
+  lessonsForConversation: 'Astro is using its own lessons for the rest of this conversation.',
   browserSpeech: "Using your browser's built-in voice.",
   noSpeech: "Voice input isn't available here: type your questions instead.",
   skip: 'Skip',

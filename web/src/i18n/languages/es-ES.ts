@@ -25,6 +25,8 @@ export const messages: Messages = {
   composerPlaceholder: 'Escribe una pregunta...',
   send: 'Enviar',
   offlineTutor: 'Tutor sin conexión: Astro responde con sus lecciones integradas.',
+  lessonsForToday: 'Astro usará sus propias lecciones durante el resto del día.',
+  lessonsForConversation: 'Astro usará sus propias lecciones durante el resto de esta conversación.',
   browserSpeech: 'Usando la voz integrada de tu navegador.',
   noSpeech: 'La entrada de voz no está disponible aquí: escribe tus preguntas.',
   skip: 'Saltar',

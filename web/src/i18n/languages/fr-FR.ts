@@ -25,6 +25,8 @@ export const messages: Messages = {
   composerPlaceholder: 'Écrivez une question...',
   send: 'Envoyer',
   offlineTutor: 'Tuteur hors ligne : Astro répond avec ses leçons intégrées.',
+  lessonsForToday: 'Astro utilise ses propres leçons pour le reste de la journée.',
+  lessonsForConversation: 'Astro utilise ses propres leçons pour le reste de cette conversation.',
   browserSpeech: 'Voix intégrée de votre navigateur utilisée.',
   noSpeech: 'La saisie vocale n’est pas disponible ici : écrivez vos questions.',
   skip: 'Passer',

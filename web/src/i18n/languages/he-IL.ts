@@ -25,6 +25,8 @@ export const messages: Messages = {
   composerPlaceholder: 'הקלד שאלה...',
   send: 'שלח',
   offlineTutor: 'מורה לא מקוון: אסטרו עונה מתוך השיעורים המובנים שלו.',
+  lessonsForToday: 'אסטרו ישתמש בשיעורים שלו עד סוף היום.',
+  lessonsForConversation: 'אסטרו ישתמש בשיעורים שלו עד סוף השיחה הזאת.',
   browserSpeech: 'נעשה שימוש בקול המובנה של הדפדפן.',
   noSpeech: 'קלט קולי אינו זמין כאן: הקלד את שאלותיך.',
   skip: 'דלג',

@@ -25,6 +25,8 @@ export const messages: Messages = {
   composerPlaceholder: 'Scrivi una domanda...',
   send: 'Invia',
   offlineTutor: 'Tutor offline: Astro risponde con le sue lezioni integrate.',
+  lessonsForToday: 'Per il resto della giornata Astro userà le sue lezioni.',
+  lessonsForConversation: 'Per il resto di questa conversazione Astro userà le sue lezioni.',
   browserSpeech: 'Viene usata la voce integrata del browser.',
   noSpeech: 'L’input vocale non è disponibile qui: scrivi le tue domande.',
   skip: 'Salta',

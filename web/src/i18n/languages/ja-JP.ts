@@ -25,6 +25,8 @@ export const messages: Messages = {
   composerPlaceholder: '質問を入力...',
   send: '送信',
   offlineTutor: 'オフラインの先生：Astro は内蔵のレッスンで答えています。',
+  lessonsForToday: '今日はこのあと、Astro は自分のレッスンで答えます。',
+  lessonsForConversation: 'この会話ではこのあと、Astro は自分のレッスンで答えます。',
   browserSpeech: 'ブラウザー内蔵の音声を使っています。',
   noSpeech: 'ここでは音声入力が使えません。質問を入力してください。',
   skip: 'スキップ',

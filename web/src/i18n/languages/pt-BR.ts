@@ -25,6 +25,8 @@ export const messages: Messages = {
   composerPlaceholder: 'Digite uma pergunta...',
   send: 'Enviar',
   offlineTutor: 'Tutor offline: o Astro responde com suas lições integradas.',
+  lessonsForToday: 'O Astro vai usar as próprias lições pelo resto do dia.',
+  lessonsForConversation: 'O Astro vai usar as próprias lições pelo resto desta conversa.',
   browserSpeech: 'Usando a voz integrada do seu navegador.',
   noSpeech: 'A entrada de voz não está disponível aqui: digite suas perguntas.',
   skip: 'Pular',

@@ -25,6 +25,8 @@ export const messages: Messages = {
   composerPlaceholder: '输入一个问题...',
   send: '发送',
   offlineTutor: '离线导师：Astro 正在用内置课程回答。',
+  lessonsForToday: '今天接下来，Astro 会用自己的课程来回答。',
+  lessonsForConversation: '这次对话接下来，Astro 会用自己的课程来回答。',
   browserSpeech: '正在使用浏览器内置的语音。',
   noSpeech: '此处无法使用语音输入：请输入你的问题。',
   skip: '跳过',
