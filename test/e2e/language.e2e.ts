@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { initMessage, LANGUAGES, type Locale } from '#contract/languages';
 import { MESSAGES } from '#support/ui-strings';
 import { DESKTOP, openApp, speech, speechLog, useTestApp, waitForStatus } from './support/app';
+import { installSpeechFakes } from './support/speech-fakes';
 
 const app = useTestApp();
 
@@ -128,8 +129,9 @@ const ENGLISH = [
 async function openIn(
   locale: Locale,
   route?: (route: Route) => Promise<void>,
-): Promise<{ context: BrowserContext; page: Page }> {
+): Promise<{ context: BrowserContext; page: Page; chunks: string[] }> {
   const context = await app.browser.newContext({ locale, viewport: DESKTOP, reducedMotion: 'reduce' });
+  await context.addInitScript(installSpeechFakes);
   await context.addInitScript(() => {
     const record = window as unknown as { firstRender?: unknown; layoutShift: number };
     record.layoutShift = 0;
@@ -147,10 +149,32 @@ async function openIn(
     }).observe({ type: 'layout-shift', buffered: true });
   });
   if (route) await context.route(LANGUAGE_CHUNK, route);
+  // Every script the page asks for, by its chunk's name (`assets/fr-FR-<hash>.js` is fr-FR).
+  const chunks: string[] = [];
+  context.on('request', (request) => {
+    const chunk = /\/assets\/(.+)-[\w-]{8}\.js$/.exec(request.url())?.[1];
+    if (chunk) chunks.push(chunk);
+  });
   const page = await context.newPage();
   await page.goto(app.url);
-  return { context, page };
+  return { context, page, chunks };
 }
+
+/** The language chunks among `chunks`. */
+const languagesIn = (chunks: readonly string[]) =>
+  chunks.filter((chunk) => LANGUAGES.some((language) => language.value === chunk));
+
+/**
+ * Chooses `locale` in the language menu the way a change event alone does: no pointer over the menu and
+ * no focus on it first, so nothing was fetched before the choice.
+ */
+const choose = (page: Page, locale: Locale) =>
+  page.evaluate((value) => {
+    const select = document.querySelector<HTMLSelectElement>('.language-field select');
+    if (!select) throw new Error('no language menu');
+    select.value = value;
+    select.dispatchEvent(new Event('change', { bubbles: true }));
+  }, locale);
 
 const firstRender = (page: Page) =>
   page.evaluate(
@@ -242,6 +266,55 @@ describe('the first load and a change of language in Chromium', () => {
     );
     expect(shown).toEqual({ tagline: MESSAGES['ja-JP'].tagline, lang: 'ja-JP' });
     expect(urls).toHaveLength(before);
+    await context.close();
+  });
+
+  it("loads only the page language's chunk on the first load, and the words of speech on Start", async () => {
+    const { context, page, chunks } = await openIn('fr-FR');
+    const t = MESSAGES['fr-FR'];
+    await page.getByRole('button', { name: t.start }).waitFor();
+    expect(languagesIn(chunks)).toEqual(['fr-FR']);
+    expect(chunks).not.toContain('speech-text');
+
+    await page.getByRole('button', { name: t.start }).click();
+    await waitForStatus(page, t.listening);
+    expect(chunks).toContain('speech-text');
+    expect(languagesIn(chunks)).toEqual(['fr-FR']);
+    await context.close();
+  });
+
+  it('fetches no language for an English page, and another language only once it is chosen', async () => {
+    const { context, page, chunks } = await openIn('en-US');
+    await page.getByRole('button', { name: 'Start Conversation' }).waitFor();
+    expect(languagesIn(chunks)).toEqual([]);
+
+    await choose(page, 'de-DE');
+    await page.getByRole('button', { name: MESSAGES['de-DE'].start }).waitFor();
+    expect(languagesIn(chunks)).toEqual(['de-DE']);
+    expect(await page.locator('html').getAttribute('lang')).toBe('de-DE');
+    await context.close();
+  });
+
+  it('leaves a working screen in English when the chosen language fails, and fetches it again when the menu is reached for', async () => {
+    const { context, page, chunks } = await openIn('fr-FR', (route) =>
+      route.request().url().includes('/ja-JP-') ? route.abort() : route.continue(),
+    );
+    await page.getByRole('button', { name: MESSAGES['fr-FR'].start }).waitFor();
+
+    await choose(page, 'ja-JP');
+    const start = page.getByRole('button', { name: 'Start Conversation' });
+    await start.waitFor();
+    expect(await start.isEnabled()).toBe(true);
+    expect(await page.locator('html').getAttribute('lang')).toBe('en-US');
+    // Still the learner's choice for the conversation: only the screen's words fell back.
+    expect(await page.getByLabel('Language').inputValue()).toBe('ja-JP');
+
+    await context.unroute(LANGUAGE_CHUNK);
+    await page.getByLabel('Language').hover();
+    const t = MESSAGES['ja-JP'];
+    await page.getByRole('button', { name: t.start }).waitFor();
+    expect(await page.locator('html').getAttribute('lang')).toBe('ja-JP');
+    expect(languagesIn(chunks).filter((chunk) => chunk === 'ja-JP')).toHaveLength(2);
     await context.close();
   });
 });
