@@ -1,44 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LOCALES, type Locale } from '#contract/languages';
-import {
-  LANGUAGE_DEADLINE_MS,
-  LanguageStrings,
-  languageStrings,
-  type LanguageFile,
-  type LanguageFiles,
-} from '#web/i18n/language-strings';
-import { LANGUAGE_FILES } from '#support/ui-strings';
+import { LANGUAGE_DEADLINE_MS, LanguageStrings, languageStrings } from '#web/i18n/language-strings';
+import { LANGUAGE_FILES, OTHER_LOCALES, scriptedLanguageFiles } from '#support/ui-strings';
 
 // Each language's UI strings load with the language (docs/behaviour.md §2.24): English is there from the
 // start; another language is fetched when wanted, or when the learner reaches for the menu; past the
 // deadline, or when the fetch fails, the screen shows English; a late language still takes over.
-
-type OtherLocale = Exclude<Locale, 'en-US'>;
-const OTHERS = LOCALES.filter((locale): locale is OtherLocale => locale !== 'en-US');
-
-/** Language files the test hands over when it wants, or fails. */
-function scriptedFiles() {
-  const asked: OtherLocale[] = [];
-  const pending = new Map<
-    OtherLocale,
-    { resolve: (file: LanguageFile) => void; reject: (e: Error) => void }
-  >();
-  const others = Object.fromEntries(
-    OTHERS.map((locale) => [
-      locale,
-      () => {
-        asked.push(locale);
-        return new Promise<LanguageFile>((resolve, reject) => pending.set(locale, { resolve, reject }));
-      },
-    ]),
-  ) as unknown as LanguageFiles['others'];
-  return {
-    files: { english: LANGUAGE_FILES['en-US'], others },
-    asked,
-    arrive: (locale: OtherLocale) => pending.get(locale)?.resolve(LANGUAGE_FILES[locale]),
-    fail: (locale: OtherLocale) => pending.get(locale)?.reject(new Error('chunk failed to load')),
-  };
-}
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -53,7 +20,7 @@ afterEach(() => {
 
 describe('loading a language', () => {
   it('has English from the start, without fetching anything', async () => {
-    const scripted = scriptedFiles();
+    const scripted = scriptedLanguageFiles();
     const strings = new LanguageStrings(scripted.files);
     expect(strings.entry('en-US')).toEqual({ status: 'loaded', strings: strings.english });
     expect(await strings.load('en-US')).toBe(strings.english);
@@ -62,7 +29,7 @@ describe('loading a language', () => {
   });
 
   it('fetches another language once, and tells the screen when it is there', async () => {
-    const scripted = scriptedFiles();
+    const scripted = scriptedLanguageFiles();
     const strings = new LanguageStrings(scripted.files);
     const told = vi.fn();
     strings.subscribe(told);
@@ -90,7 +57,7 @@ describe('loading a language', () => {
 
   it('shows English once the deadline has passed, and the language when it arrives after all', async () => {
     vi.useFakeTimers();
-    const scripted = scriptedFiles();
+    const scripted = scriptedLanguageFiles();
     const strings = new LanguageStrings(scripted.files, 1_000);
     let shown: Locale | undefined;
     void strings.load('ja-JP').then((ui) => (shown = ui.locale));
@@ -116,7 +83,7 @@ describe('loading a language', () => {
 
   it('waits LANGUAGE_DEADLINE_MS by default', async () => {
     vi.useFakeTimers();
-    const strings = new LanguageStrings(scriptedFiles().files);
+    const strings = new LanguageStrings(scriptedLanguageFiles().files);
     let shown: Locale | undefined;
     void strings.load('he-IL').then((ui) => (shown = ui.locale));
     await vi.advanceTimersByTimeAsync(LANGUAGE_DEADLINE_MS - 1);
@@ -126,7 +93,7 @@ describe('loading a language', () => {
   });
 
   it('falls back to English when the fetch fails, and fetches again the next time', async () => {
-    const scripted = scriptedFiles();
+    const scripted = scriptedLanguageFiles();
     const strings = new LanguageStrings(scripted.files);
     const loading = strings.load('de-DE');
     scripted.fail('de-DE');
@@ -146,7 +113,7 @@ describe('loading a language', () => {
 
 describe('prefetching the languages', () => {
   it('fetches every language not here yet, once, so a choice shows at once', async () => {
-    const scripted = scriptedFiles();
+    const scripted = scriptedLanguageFiles();
     const strings = new LanguageStrings(scripted.files);
     const french = strings.load('fr-FR');
     scripted.arrive('fr-FR');
@@ -155,21 +122,21 @@ describe('prefetching the languages', () => {
 
     strings.prefetch();
     strings.prefetch();
-    expect(scripted.asked.sort()).toEqual([...OTHERS].sort());
-    for (const locale of OTHERS) scripted.arrive(locale);
+    expect(scripted.asked.sort()).toEqual([...OTHER_LOCALES].sort());
+    for (const locale of OTHER_LOCALES) scripted.arrive(locale);
     await settle();
     await spanish;
 
-    for (const locale of OTHERS) {
+    for (const locale of OTHER_LOCALES) {
       expect(strings.entry(locale)).toMatchObject({ status: 'loaded', strings: { locale } });
     }
     strings.prefetch();
     await strings.load('zh-CN');
-    expect(scripted.asked).toHaveLength(OTHERS.length);
+    expect(scripted.asked).toHaveLength(OTHER_LOCALES.length);
   });
 
   it('fetches again, on the next prefetch, a language whose fetch failed', async () => {
-    const scripted = scriptedFiles();
+    const scripted = scriptedLanguageFiles();
     const strings = new LanguageStrings(scripted.files);
     strings.prefetch();
     scripted.fail('it-IT');

@@ -2,41 +2,24 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import type { Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LOCALES, type Locale } from '#contract/languages';
 import { openPage } from '#web/app/open-page.tsx';
 import type { ConversationDeps } from '#web/conversation/controller';
 import * as speechText from '#web/conversation/speech-text';
-import { LanguageStrings, type LanguageFile, type LanguageFiles } from '#web/i18n/language-strings';
+import { LanguageStrings } from '#web/i18n/language-strings';
 import type { SpeechEngine } from '#web/speech/engine';
-import { LANGUAGE_FILES, MESSAGES } from '#support/ui-strings';
+import { MESSAGES, OTHER_LOCALES, scriptedLanguageFiles, type OtherLocale } from '#support/ui-strings';
 
 // The screen in the page's language from its first render, and a change of language with no English in
 // between (docs/behaviour.md §2.24): the real app rendered in jsdom, with language files the test hands
 // over when it wants.
 
-type OtherLocale = Exclude<Locale, 'en-US'>;
-const OTHERS = LOCALES.filter((locale): locale is OtherLocale => locale !== 'en-US');
-
+/** The tests' scripted language files, each arrival or failure inside `act`, so the screen follows. */
 function scriptedFiles() {
-  const asked: OtherLocale[] = [];
-  const pending = new Map<
-    OtherLocale,
-    { resolve: (file: LanguageFile) => void; reject: (e: Error) => void }
-  >();
-  const others = Object.fromEntries(
-    OTHERS.map((locale) => [
-      locale,
-      () => {
-        asked.push(locale);
-        return new Promise<LanguageFile>((resolve, reject) => pending.set(locale, { resolve, reject }));
-      },
-    ]),
-  ) as unknown as LanguageFiles['others'];
+  const scripted = scriptedLanguageFiles();
   return {
-    files: { english: LANGUAGE_FILES['en-US'], others },
-    asked,
-    arrive: (locale: OtherLocale) => act(async () => pending.get(locale)?.resolve(LANGUAGE_FILES[locale])),
-    fail: (locale: OtherLocale) => act(async () => pending.get(locale)?.reject(new Error('chunk failed'))),
+    ...scripted,
+    arrive: (locale: OtherLocale) => act(async () => scripted.arrive(locale)),
+    fail: (locale: OtherLocale) => act(async () => scripted.fail(locale)),
   };
 }
 
@@ -181,13 +164,13 @@ describe('changing the language', () => {
     const select = screen.getByLabelText('Language');
 
     fireEvent.pointerOver(select);
-    expect(scripted.asked.sort()).toEqual([...OTHERS].sort());
-    for (const locale of OTHERS) await scripted.arrive(locale);
+    expect(scripted.asked.sort()).toEqual([...OTHER_LOCALES].sort());
+    for (const locale of OTHER_LOCALES) await scripted.arrive(locale);
 
     act(() => void fireEvent.change(select, { target: { value: 'de-DE' } }));
     expect(tagline()).toBe(MESSAGES['de-DE'].tagline);
     expect(html().lang).toBe('de-DE');
-    expect(scripted.asked).toHaveLength(OTHERS.length);
+    expect(scripted.asked).toHaveLength(OTHER_LOCALES.length);
   });
 
   it.each([
@@ -198,7 +181,7 @@ describe('changing the language', () => {
     await open(['en-US'], new LanguageStrings(scripted.files));
     expect(scripted.asked).toEqual([]);
     reach(screen.getByLabelText('Language'));
-    expect(scripted.asked.sort()).toEqual([...OTHERS].sort());
+    expect(scripted.asked.sort()).toEqual([...OTHER_LOCALES].sort());
   });
 
   it('shows English when the chosen language fails, and fetches it again when chosen again', async () => {
