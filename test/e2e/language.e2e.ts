@@ -125,7 +125,10 @@ const ENGLISH = [
   'Contact us',
 ];
 
-/** A page opened by a browser whose preferred language is `locale`, with the first render recorded. */
+/**
+ * A page opened from a link asking for `locale` (`?lang=`), in a browser whose own language is `locale`
+ * too, with the first render recorded.
+ */
 async function openIn(
   locale: Locale,
   route?: (route: Route) => Promise<void>,
@@ -156,7 +159,7 @@ async function openIn(
     if (chunk) chunks.push(chunk);
   });
   const page = await context.newPage();
-  await page.goto(app.url);
+  await page.goto(`${app.url}/?lang=${locale}`);
   return { context, page, chunks };
 }
 
@@ -182,7 +185,18 @@ const firstRender = (page: Page) =>
   );
 
 describe('the first load and a change of language in Chromium', () => {
-  it("opens an Arabic browser's page in Arabic, right to left from its first render: no English first", async () => {
+  it("opens an Arabic browser's page in English, the default, when its link asks for no language", async () => {
+    const context = await app.browser.newContext({ locale: 'ar-SA', viewport: DESKTOP });
+    await context.addInitScript(installSpeechFakes);
+    const page = await context.newPage();
+    await page.goto(app.url);
+    await page.getByRole('button', { name: 'Start Conversation' }).waitFor();
+    expect(await page.getByLabel('Language').inputValue()).toBe('en-US');
+    expect(await page.locator('html').getAttribute('dir')).toBe('ltr');
+    await context.close();
+  });
+
+  it('opens a page whose link asks for Arabic in Arabic, right to left from its first render: no English first', async () => {
     // Arabic held back on its way, so that a page that rendered before it came would show English first.
     const { context, page } = await openIn('ar-SA', async (route) => {
       await delay(300);

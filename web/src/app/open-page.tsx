@@ -9,7 +9,7 @@ import { App } from './app';
  * Renders the app into `element` in the page's language (docs/behaviour.md §2.24): the first render waits
  * for that language's strings, so an Arabic page never shows English first, and it waits at most
  * LANGUAGE_DEADLINE_MS (then, or if they fail, it is English): the learner is never left on a blank page.
- * `preferred` is the browser's `navigator.languages`.
+ * `preferred` is the languages the page's link asks for (`?lang=`), none by default.
  */
 export async function openPage(
   element: Element,
