@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Locale } from '#contract/languages';
-import { MESSAGES } from '#web/i18n/messages';
+import { MESSAGES } from '#support/ui-strings';
 import { AzureSpeechFake } from '#support/azure-speech-fake';
 import { silentMp3 } from '#support/silent-mp3';
 import { DESKTOP, judgeReplies, useTestApp, waitForStatus, type TestApp } from './support/app';

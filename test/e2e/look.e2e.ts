@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Locale } from '#contract/languages';
-import { MESSAGES } from '#web/i18n/messages';
+import { MESSAGES } from '#support/ui-strings';
 import {
   DESKTOP,
   judgeReplies,

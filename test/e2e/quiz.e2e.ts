@@ -4,8 +4,9 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Locale } from '#contract/languages';
 import type { Check } from '#contract/teaching';
-import { MESSAGES } from '#web/i18n/messages';
-import { pluralOf, STAR_MESSAGES } from '#web/i18n/star-messages';
+import { MESSAGES } from '#support/ui-strings';
+import { STAR_MESSAGES } from '#support/ui-strings';
+import { pluralOf } from '#web/i18n/star-messages';
 import { openApp, startConversation, useTestApp, waitForStatus } from './support/app';
 
 // Issue 12's acceptance, in Chromium against the local server and its offline tutor, with nothing faked

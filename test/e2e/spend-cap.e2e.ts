@@ -7,7 +7,7 @@
  */
 import type { Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES } from '#web/i18n/messages';
+import { MESSAGES } from '#support/ui-strings';
 import { jsonOf } from '#support/bedrock-fake';
 import { sendJson, startFakeServer, type FakeServer } from '#support/loopback';
 import { completion, sseAnswer, streamedCompletion } from '#support/openai-fake';

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DeadlineError } from '#web/lib/deadline';
+import * as speechText from '#web/conversation/speech-text';
 import { SpokenReply } from '#web/conversation/spoken-reply';
 import { silentMp3 } from '#support/silent-mp3';
 import { startEngine, stopEngines, TEST_DEADLINES } from './azure-speech-harness';
@@ -180,6 +181,7 @@ describe('Azure synthesis against the speech service protocol', () => {
   it('speaks a streamed reply without its markdown, with units in words and names said right', async () => {
     const { engine, service, output } = await startEngine();
     const reply = new SpokenReply({
+      text: () => speechText,
       engine: () => engine,
       locale: 'en-US',
       speed: () => 1,

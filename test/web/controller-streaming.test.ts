@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Locale } from '#contract/languages';
 import type { ChatReply, ChatStreamHandlers } from '#web/api/chat';
 import { ConversationController, type ConversationDeps } from '#web/conversation/controller';
+import * as speechText from '#web/conversation/speech-text';
 import type { RecognitionHandlers, SpeechEngine } from '#web/speech/engine';
 
 /** A speech engine that records each sentence and plays it only when the test says so. */
@@ -73,6 +74,7 @@ function harness(createEngine?: () => Promise<SpeechEngine>) {
     },
     sendFeedback: async () => undefined,
     createEngine: createEngine ?? (async () => engine),
+    loadSpeechText: async () => speechText,
     unlockAudio: () => undefined,
     newConversationId: () => '6f1c0a3e-8d1b-4c0e-9a55-0b2d3c4e5f60',
   });

@@ -4,6 +4,7 @@ import { CHAT_USER_MESSAGE_MAX_CHARS } from '#contract/limits';
 import type { ChatRequest, FeedbackRequest } from '#contract/schemas';
 import type { ChatReply } from '#web/api/chat';
 import { ConversationController, type ConversationDeps } from '#web/conversation/controller';
+import * as speechText from '#web/conversation/speech-text';
 import { isBusy, isInitializing } from '#web/conversation/state';
 import { NoVoiceError, type RecognitionHandlers, type SpeechEngine } from '#web/speech/engine';
 
@@ -71,7 +72,9 @@ interface Harness {
   feedbackWith: (result: Error | null) => void;
 }
 
-function harness(options: Partial<Pick<ConversationDeps, 'createEngine' | 'engineReadyMs'>> = {}): Harness {
+function harness(
+  options: Partial<Pick<ConversationDeps, 'createEngine' | 'loadSpeechText' | 'engineReadyMs'>> = {},
+): Harness {
   const engine = new FakeEngine();
   let nextReply: Partial<ChatReply> | Error | Promise<Partial<ChatReply>> = {
     response: 'Hello, I am **Astro**!',
@@ -107,6 +110,7 @@ function harness(options: Partial<Pick<ConversationDeps, 'createEngine' | 'engin
       if (nextFeedback) throw nextFeedback;
     },
     createEngine: async () => engine,
+    loadSpeechText: async () => speechText,
     unlockAudio: () => {
       h.unlocks += 1;
     },
@@ -479,6 +483,58 @@ describe('Skip, listening health and missing voices', () => {
       await vi.advanceTimersByTimeAsync(1);
       expect(h.controller.getState().status).toBe('listening');
       expect(h.controller.getState().messages).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('loads the words of speech on Start, once: later replies and Replay speak without loading them again', async () => {
+    const loadSpeechText = vi.fn(async () => speechText);
+    const h = harness({ loadSpeechText });
+    h.controller.start();
+    expect(loadSpeechText).toHaveBeenCalledTimes(1);
+    await settle();
+    expect(h.engine.spoken.map((said) => said.text)).toEqual(['Hello, I am Astro!']);
+    h.engine.finishPlayback();
+    await settle();
+    h.replyWith({ response: 'A comet is 10 km of ice.' });
+    h.engine.handlers?.onFinal('What is a comet?');
+    await settle();
+    expect(h.engine.spoken.at(-1)?.text).toBe('A comet is 10 kilometers of ice.');
+    h.engine.finishPlayback();
+    await settle();
+    h.controller.replay();
+    await settle();
+    expect(h.engine.spoken.at(-1)?.text).toBe('A comet is 10 kilometers of ice.');
+    expect(loadSpeechText).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows the reply, unspoken, when the words of speech miss the deadline, listens again, and loads them again next time', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const loadSpeechText = vi
+        .fn<() => Promise<typeof speechText>>()
+        .mockReturnValueOnce(new Promise(() => undefined))
+        .mockResolvedValue(speechText);
+      const h = harness({ loadSpeechText, engineReadyMs: 5_000 });
+      h.controller.start();
+      await vi.advanceTimersByTimeAsync(4_999);
+      expect(h.controller.getState().status).toBe('speaking');
+      await vi.advanceTimersByTimeAsync(1);
+      expect(h.controller.getState()).toMatchObject({ status: 'listening', engine: 'browser' });
+      expect(h.controller.getState().messages).toHaveLength(1);
+      expect(h.engine.spoken).toEqual([]);
+      expect(console.error).toHaveBeenCalledWith(
+        '[astro] the words of speech did not load',
+        expect.objectContaining({ name: 'DeadlineError' }),
+      );
+
+      h.engine.handlers?.onFinal('What is a planet?');
+      await vi.advanceTimersByTimeAsync(0);
+      expect(loadSpeechText).toHaveBeenCalledTimes(2);
+      // The answer (the same words again) is spoken: the words of speech came this time.
+      expect(h.controller.getState().messages).toHaveLength(3);
+      expect(h.engine.spoken.map((said) => said.text)).toEqual(['Hello, I am Astro!']);
     } finally {
       vi.useRealTimers();
     }

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Locale } from '#contract/languages';
+import * as speechText from '#web/conversation/speech-text';
 import { SpokenReply } from '#web/conversation/spoken-reply';
 import { NoVoiceError, type SpeechEngine } from '#web/speech/engine';
 
@@ -51,6 +52,7 @@ describe('a spoken reply', () => {
     const scripted = scriptedEngine();
     let speed = 1;
     const reply = new SpokenReply({
+      text: () => speechText,
       engine: () => scripted.engine,
       locale: 'en-US',
       speed: () => speed,
@@ -77,6 +79,7 @@ describe('a spoken reply', () => {
   it('speaks nothing for a sentence that is only asterisks or space', async () => {
     const scripted = scriptedEngine();
     const reply = new SpokenReply({
+      text: () => speechText,
       engine: () => scripted.engine,
       locale: 'en-US',
       speed: () => 1,
@@ -91,7 +94,13 @@ describe('a spoken reply', () => {
     const scripted = scriptedEngine();
     let ready: (engine: SpeechEngine | null) => void = () => undefined;
     const engine = vi.fn(() => new Promise<SpeechEngine | null>((resolve) => (ready = resolve)));
-    const reply = new SpokenReply({ engine, locale: 'fr-FR', speed: () => 1, onNoVoice: () => undefined });
+    const reply = new SpokenReply({
+      text: () => speechText,
+      engine,
+      locale: 'fr-FR',
+      speed: () => 1,
+      onNoVoice: () => undefined,
+    });
 
     reply.add('Bonjour à toi. Saturne a des anneaux. ');
     reply.add('Ils sont en glace. ');
@@ -109,6 +118,7 @@ describe('a spoken reply', () => {
   it('finishes without speaking when there is no engine, and says nothing of a missing voice', async () => {
     const onNoVoice = vi.fn();
     const reply = new SpokenReply({
+      text: () => speechText,
       engine: async () => null,
       locale: 'en-US',
       speed: () => 1,
@@ -125,6 +135,7 @@ describe('a spoken reply', () => {
     const scripted = scriptedEngine();
     const onNoVoice = vi.fn();
     const reply = new SpokenReply({
+      text: () => speechText,
       engine: () => scripted.engine,
       locale: 'en-US',
       speed: () => 1,
@@ -150,6 +161,7 @@ describe('a spoken reply', () => {
     const scripted = scriptedEngine();
     const onNoVoice = vi.fn();
     const reply = new SpokenReply({
+      text: () => speechText,
       engine: () => scripted.engine,
       locale: 'he-IL',
       speed: () => 1,
@@ -166,6 +178,7 @@ describe('a spoken reply', () => {
     const scripted = scriptedEngine();
     let ready: (engine: SpeechEngine | null) => void = () => undefined;
     const reply = new SpokenReply({
+      text: () => speechText,
       engine: () => new Promise((resolve) => (ready = resolve)),
       locale: 'en-US',
       speed: () => 1,
@@ -181,6 +194,7 @@ describe('a spoken reply', () => {
 
     const playing = scriptedEngine();
     const other = new SpokenReply({
+      text: () => speechText,
       engine: () => playing.engine,
       locale: 'en-US',
       speed: () => 1,
@@ -193,5 +207,55 @@ describe('a spoken reply', () => {
     await finished;
     expect(console.error).not.toHaveBeenCalled();
     expect(playing.stops()).toBe(0);
+  });
+
+  it('holds the text that arrives before the words of speech, then speaks it all in order', async () => {
+    const scripted = scriptedEngine();
+    let loaded: (text: typeof speechText | null) => void = () => undefined;
+    const text = vi.fn(() => new Promise<typeof speechText | null>((resolve) => (loaded = resolve)));
+    const reply = new SpokenReply({
+      text,
+      engine: () => scripted.engine,
+      locale: 'en-US',
+      speed: () => 1,
+      onNoVoice: () => undefined,
+    });
+    reply.add('Light covers 300,000 km/s. ');
+    reply.add('Betelgeuse is **red**. It is ');
+    await settle();
+    expect(scripted.said).toEqual([]);
+
+    loaded(speechText);
+    await settle();
+    expect(scripted.texts()).toEqual(['Light covers 300,000 kilometers per second.', 'Betelgeuse is red.']);
+    // Known from now on: the next piece is cut at once, in the same tick.
+    reply.add('huge. And ');
+    expect(scripted.texts()).toHaveLength(3);
+    const finished = reply.finish();
+    for (let sentence = 0; sentence < 4; sentence += 1) {
+      scripted.end();
+      await settle();
+    }
+    await finished;
+    expect(scripted.texts().slice(2)).toEqual(['It is huge.', 'And']);
+    expect(text).toHaveBeenCalledTimes(1);
+  });
+
+  it('is shown and not spoken when the words of speech did not load, and still finishes', async () => {
+    const scripted = scriptedEngine();
+    const reply = new SpokenReply({
+      text: async () => null,
+      engine: () => scripted.engine,
+      locale: 'en-US',
+      speed: () => 1,
+      onNoVoice: () => undefined,
+    });
+    reply.add('Hello there. How are you? ');
+    await reply.finish();
+    reply.add('Still nothing. ');
+    expect(scripted.said).toEqual([]);
+    expect(console.error).toHaveBeenCalledWith(
+      '[astro] the reply is shown, not spoken: the words of speech are missing',
+    );
   });
 });

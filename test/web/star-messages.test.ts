@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { LOCALES } from '#contract/languages';
 import { FEEDBACK_HISTORY_MAX_MESSAGES } from '#contract/limits';
-import { pluralOf, STAR_MESSAGES } from '#web/i18n/star-messages';
+import { STAR_MESSAGES } from '#support/ui-strings';
+import { pluralOf } from '#web/i18n/star-messages';
 
 // docs/behaviour.md §2.23: the star count's name and its announcement, in each language's plural forms.
 describe('the words for stars', () => {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LOCALES } from '#contract/languages';
 import { FeedbackModal } from '#web/components/feedback-modal.tsx';
 import { StarCount } from '#web/components/star-count.tsx';
-import { MESSAGES } from '#web/i18n/messages';
+import { MESSAGES, STAR_MESSAGES } from '#support/ui-strings';
 
 // docs/behaviour.md §2.17, §2.23: the feedback dialog's ratings and the stars the learner earned read
 // differently in every language, so a screen-reader user never takes one for the other.
@@ -29,7 +29,9 @@ function ratingNames(locale: (typeof LOCALES)[number], aspect: string): string[]
 }
 
 function badgeName(locale: (typeof LOCALES)[number], stars: number): string {
-  const { getByRole } = render(<StarCount t={MESSAGES[locale]} locale={locale} stars={stars} />);
+  const { getByRole } = render(
+    <StarCount t={MESSAGES[locale]} words={STAR_MESSAGES[locale]} locale={locale} stars={stars} />,
+  );
   const name = getByRole('img').getAttribute('aria-label') ?? '';
   cleanup();
   return name;

@@ -2,6 +2,7 @@
 import { act, renderHook } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { ConversationDeps } from '#web/conversation/controller';
+import * as speechText from '#web/conversation/speech-text';
 import { useConversation } from '#web/conversation/use-conversation';
 import type { SpeechEngine } from '#web/speech/engine';
 
@@ -28,6 +29,7 @@ function deps(engine: SpeechEngine): () => ConversationDeps {
     generateImage: async () => ({ imageUrl: '/images/a.svg' }),
     sendFeedback: async () => undefined,
     createEngine: async () => engine,
+    loadSpeechText: async () => speechText,
     unlockAudio: () => undefined,
     newConversationId: () => '6f1c0a3e-8d1b-4c0e-9a55-0b2d3c4e5f60',
   });

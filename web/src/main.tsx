@@ -1,6 +1,5 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './app/app';
+import { openPage } from './app/open-page';
+import { linkedLanguages } from './i18n/page-language';
 import './app/app.css';
 
 // docs/behaviour.md §2.1: the page scrolls to the top on load (and the browser must not restore an old
@@ -9,10 +8,6 @@ if ('scrollRestoration' in history) history.scrollRestoration = 'manual';
 window.scrollTo(0, 0);
 
 const root = document.getElementById('root');
-if (root) {
-  createRoot(root).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
-}
+// docs/behaviour.md §2.24: the first render is in English, or in the language the link asks for once its
+// strings are here.
+if (root) void openPage(root, linkedLanguages(window.location.search));

@@ -1,3 +1,4 @@
+import type { Locale } from '#contract/languages';
 import { Announcer } from '../components/announcer';
 import { Composer } from '../components/composer';
 import { FeedbackModal } from '../components/feedback-modal';
@@ -10,13 +11,23 @@ import type { ConversationDeps } from '../conversation/controller';
 import { isBusy, isInitializing, lastReplyText, openQuestionId } from '../conversation/state';
 import { useConversation } from '../conversation/use-conversation';
 import { useSkipKey } from '../conversation/use-skip-key';
-import { useMessages } from '../i18n/use-messages';
+import { languageStrings, type LanguageStrings } from '../i18n/language-strings';
+import { useUiStrings } from '../i18n/use-ui-strings';
 import { settings } from '../lib/env';
 
+export interface AppProps {
+  readonly deps?: () => ConversationDeps;
+  /** The language the page opens in (docs/behaviour.md §2.24); English when not given. */
+  readonly language?: Locale;
+  /** Each language's UI strings; the app's own unless a test gives its own. */
+  readonly strings?: LanguageStrings;
+}
+
 /** The one screen (docs/behaviour.md §2): header, transcript, footer, and the feedback modal over them. */
-export function App({ deps }: { readonly deps?: () => ConversationDeps }) {
-  const { state, controller } = useConversation(deps);
-  const t = useMessages(state.language);
+export function App({ deps, language, strings = languageStrings }: AppProps) {
+  const { state, controller } = useConversation(deps, language);
+  const ui = useUiStrings(state.language, strings);
+  const t = ui.messages;
   const busy = isBusy(state);
   const modalOpen = state.feedback.open;
   useSkipKey(state.status === 'speaking' && !modalOpen, () => controller.skip());
@@ -29,7 +40,12 @@ export function App({ deps }: { readonly deps?: () => ConversationDeps }) {
           settings={settings}
           language={state.language}
           choicesLocked={state.active}
-          onLanguage={(language) => controller.selectLanguage(language)}
+          onLanguage={(chosen) => {
+            // Fetched from the change itself, if the menu did not already (docs/behaviour.md §2.24).
+            void strings.load(chosen);
+            controller.selectLanguage(chosen);
+          }}
+          onLanguageMenu={() => strings.prefetch()}
           level={state.level}
           onLevel={(level) => controller.selectLevel(level)}
         />
@@ -74,7 +90,8 @@ export function App({ deps }: { readonly deps?: () => ConversationDeps }) {
             onReplay={() => controller.replay()}
             checkOpen={state.checkOpen}
             stars={state.stars}
-            locale={state.language}
+            starWords={ui.stars}
+            locale={ui.locale}
             onToggle={() => (state.active ? controller.end() : controller.start())}
             onSpeed={(speed) => controller.selectSpeed(speed)}
           />
@@ -84,14 +101,14 @@ export function App({ deps }: { readonly deps?: () => ConversationDeps }) {
       {modalOpen && (
         <FeedbackModal
           t={t}
-          locale={state.language}
+          locale={ui.locale}
           sending={state.feedback.sending}
           onDismiss={() => controller.dismissFeedback()}
           onSubmit={(input) => void controller.submitFeedback(input)}
         />
       )}
       <Announcer messages={state.messages} />
-      <StarAnnouncement locale={state.language} stars={state.stars} />
+      <StarAnnouncement words={ui.stars} locale={ui.locale} stars={state.stars} />
     </>
   );
 }

@@ -4,6 +4,7 @@ import { PLAYBACK_SPEEDS, type PlaybackSpeed } from '../conversation/speed';
 import type { Status } from '../conversation/state';
 import type { ListeningHealth } from '../speech/engine';
 import { format, type Messages } from '../i18n/messages';
+import type { StarMessages } from '../i18n/star-messages';
 import { StarCount } from './star-count';
 
 export interface FooterProps {
@@ -27,8 +28,9 @@ export interface FooterProps {
   readonly onReplay: () => void;
   /** A check question is open: while listening, the status line says "Take your time…" (§17.5). */
   readonly checkOpen: boolean;
-  /** Stars earned in this conversation, and the UI's language for their name (§2.23). */
+  /** Stars earned in this conversation, and the UI's words and language for their name (§2.23). */
   readonly stars: number;
+  readonly starWords: StarMessages;
   readonly locale: Locale;
 }
 
@@ -47,6 +49,7 @@ export function Controls({
   onReplay,
   checkOpen,
   stars,
+  starWords,
   locale,
 }: Omit<FooterProps, 'settings'>) {
   const reconnecting = status === 'listening' && listeningHealth === 'reconnecting';
@@ -90,7 +93,7 @@ export function Controls({
             {t.replay}
           </button>
         )}
-        <StarCount t={t} locale={locale} stars={stars} />
+        <StarCount t={t} words={starWords} locale={locale} stars={stars} />
       </div>
       <label className="field speed-field">
         <span className="field-label">{t.speed}</span>

@@ -11,6 +11,11 @@ export interface HeaderProps {
   /** docs/behaviour.md §2.3, §2.23: the language and level are disabled while a conversation is active. */
   readonly choicesLocked: boolean;
   readonly onLanguage: (language: Locale) => void;
+  /**
+   * The learner reaches for the language menu (pointer over it, focus, a tap): the other languages'
+   * strings are fetched then, so the one chosen shows at once (docs/behaviour.md §2.24).
+   */
+  readonly onLanguageMenu: () => void;
   /** docs/behaviour.md §2.23, §17.1: the learner's level, locked like the language. */
   readonly level: Level;
   readonly onLevel: (level: Level) => void;
@@ -22,7 +27,16 @@ const LEVEL_NAMES = { child: 'levelChild', teen: 'levelTeen', adult: 'levelAdult
   keyof Messages
 >;
 
-export function Header({ t, settings, language, choicesLocked, onLanguage, level, onLevel }: HeaderProps) {
+export function Header({
+  t,
+  settings,
+  language,
+  choicesLocked,
+  onLanguage,
+  onLanguageMenu,
+  level,
+  onLevel,
+}: HeaderProps) {
   return (
     <header className="app-header">
       <div className="brand">
@@ -36,7 +50,12 @@ export function Header({ t, settings, language, choicesLocked, onLanguage, level
         </div>
       </div>
       <div className="header-fields">
-        <label className="field language-field">
+        <label
+          className="field language-field"
+          onPointerEnter={onLanguageMenu}
+          onPointerDown={onLanguageMenu}
+          onFocus={onLanguageMenu}
+        >
           <span className="field-label">{t.language}</span>
           <select
             value={language}

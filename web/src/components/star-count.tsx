@@ -1,10 +1,11 @@
 import type { Locale } from '#contract/languages';
 import type { Messages } from '../i18n/messages';
-import { pluralOf, STAR_MESSAGES } from '../i18n/star-messages';
+import { pluralOf, type StarMessages } from '../i18n/star-messages';
 
 export interface StarCountProps {
   readonly t: Messages;
-  /** The language of the UI: the words and plural forms follow it. */
+  /** The UI's words for a number of stars, and their language, whose plural forms they follow. */
+  readonly words: StarMessages;
   readonly locale: Locale;
   /** Correct answers in this conversation (docs/behaviour.md §17.4). */
   readonly stars: number;
@@ -16,13 +17,13 @@ export interface StarCountProps {
  * ratings ("Helpfulness: 3 of 5", §2.17). The star pops in when the count grows (the key restarts the
  * animation), except with reduced motion.
  */
-export function StarCount({ t, locale, stars }: StarCountProps) {
+export function StarCount({ t, words, locale, stars }: StarCountProps) {
   if (stars === 0) return null;
   return (
     <span
       className="star-count"
       role="img"
-      aria-label={pluralOf(locale, STAR_MESSAGES[locale].count, stars)}
+      aria-label={pluralOf(locale, words.count, stars)}
       title={t.starsEarned}
     >
       <span key={stars} className="star-icon" aria-hidden="true">
@@ -37,10 +38,10 @@ export function StarCount({ t, locale, stars }: StarCountProps) {
  * "Correct! 3 stars", said politely each time a star is earned (docs/behaviour.md §2.23). Outside the part
  * of the page the feedback dialog makes inert, like the announcer of Astro's messages, so it is still heard.
  */
-export function StarAnnouncement({ locale, stars }: Omit<StarCountProps, 't'>) {
+export function StarAnnouncement({ words, locale, stars }: Omit<StarCountProps, 't'>) {
   return (
     <div className="visually-hidden" aria-live="polite" aria-atomic="true">
-      {stars > 0 ? pluralOf(locale, STAR_MESSAGES[locale].earned, stars) : ''}
+      {stars > 0 ? pluralOf(locale, words.earned, stars) : ''}
     </div>
   );
 }

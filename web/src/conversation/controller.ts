@@ -10,7 +10,7 @@ import { logError } from '../lib/log';
 import type { SpeechEngine } from '../speech/engine';
 import { newConversationId, nextLoadingId, nextMessageId } from './message-id';
 import type { PlaybackSpeed } from './speed';
-import { SpokenReply } from './spoken-reply';
+import { SpokenReply, type SpeechText } from './spoken-reply';
 import {
   canSubmitFeedback,
   chatHistoryOf,
@@ -35,6 +35,11 @@ export interface ConversationDeps {
   readonly generateImage: (request: { prompt: string; ticket?: string }) => Promise<{ imageUrl: string }>;
   readonly sendFeedback: (request: FeedbackRequest) => Promise<void>;
   readonly createEngine: () => Promise<SpeechEngine>;
+  /**
+   * The words speech needs beyond the engine (the sentence cutter, spoken units, the pronunciation
+   * lexicon: speech-text.ts), its own chunk, loaded on Start alongside the engine and within its deadline.
+   */
+  readonly loadSpeechText: () => Promise<SpeechText>;
   /** Plays the silent clip inside the Start tap (iPhone only). */
   readonly unlockAudio: () => void;
   readonly newConversationId: () => string;
@@ -60,6 +65,7 @@ export const defaultDeps = (
   chat: (request, handlers) => streamChat(request, handlers),
   generateImage: (request) => generateImage(request),
   sendFeedback: (request) => sendFeedback(request),
+  loadSpeechText: () => import('./speech-text'),
   newConversationId,
   ...overrides,
 });
@@ -74,6 +80,9 @@ export class ConversationController {
   private readonly listeners = new Set<() => void>();
   private engine: SpeechEngine | null = null;
   private enginePromise: Promise<SpeechEngine | null> | null = null;
+  /** The words speech needs, once loaded (they stay: the same for every conversation). */
+  private speechText: SpeechText | null = null;
+  private speechTextPromise: Promise<SpeechText | null> | null = null;
   /** The reply being spoken now; Skip and End cancel it. */
   private spoken: SpokenReply | null = null;
   /** What the engine was last told about think time. */
@@ -158,6 +167,7 @@ export class ConversationController {
     if (state === before) return;
     this.deps.unlockAudio();
     const locale = state.conversationLanguage;
+    void this.loadSpeechText();
     this.enginePromise = this.startEngine(conversationId, locale);
     void this.converse(conversationId, initMessage(locale), []);
   }
@@ -278,6 +288,26 @@ export class ConversationController {
     return engine;
   }
 
+  /**
+   * The words speech needs, fetched once, within the engine's deadline (docs/behaviour.md §9.9); null when
+   * they did not come (the reply waiting for them is shown and not spoken), and fetched again next time.
+   */
+  private loadSpeechText(): Promise<SpeechText | null> {
+    this.speechTextPromise ??= withDeadline(
+      this.deps.loadSpeechText(),
+      this.engineReadyMs,
+      'the words of speech',
+    ).then(
+      (text) => (this.speechText = text),
+      (error: unknown) => {
+        logError('the words of speech did not load', error);
+        this.speechTextPromise = null;
+        return null;
+      },
+    );
+    return this.speechTextPromise;
+  }
+
   private releaseEngine(): void {
     this.silence();
     const engine = this.engine;
@@ -374,6 +404,8 @@ export class ConversationController {
       engine: () =>
         this.engine ??
         withDeadline(this.enginePromise ?? Promise.resolve(null), this.engineReadyMs, 'the speech engine'),
+      // The same: at once once loaded, so a replay or a later reply never waits on it.
+      text: () => this.speechText ?? this.loadSpeechText(),
       locale: this.state.conversationLanguage,
       speed: () => this.state.speed,
       onNoVoice: () => this.dispatch({ type: 'voice_missing', conversationId }),

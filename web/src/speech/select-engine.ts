@@ -1,7 +1,6 @@
 import { fetchSpeechToken } from '../api/speech-token';
 import { logError } from '../lib/log';
 import type { AudioPlayer } from './audio-player';
-import { BrowserSpeechEngine } from './browser-engine';
 import type { SpeechEngine } from './engine';
 
 /**
@@ -21,5 +20,8 @@ export async function selectSpeechEngine(player: AudioPlayer): Promise<SpeechEng
   } catch (error) {
     logError('Azure Speech is unavailable; using the browser speech engine', error);
   }
+  // Its own chunk too, like everything speech needs: the first page does not carry it (docs/behaviour.md
+  // §2.24). Within the engine's deadline on Start, like the rest (ConversationController).
+  const { BrowserSpeechEngine } = await import('./browser-engine');
   return new BrowserSpeechEngine();
 }
