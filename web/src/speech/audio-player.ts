@@ -25,13 +25,43 @@ export interface PlaybackDeadlines {
 export const PLAYBACK_DEADLINES: PlaybackDeadlines = { startMs: 5000, factor: 1.5, slackMs: 5000 };
 
 /**
+ * A media source a sentence streams through: Media Source Extensions' `MediaSource`, or WebKit's
+ * `ManagedMediaSource` (the only one on iPhone, from iOS 17.1), which also says when it wants more data
+ * (`streaming`, with `startstreaming` and `endstreaming`). TypeScript's DOM types lack the latter.
+ */
+export type StreamSource = MediaSource & { readonly streaming?: boolean };
+
+export interface StreamSourceConstructor {
+  new (): StreamSource;
+  isTypeSupported(type: string): boolean;
+}
+
+/** Where the media source constructors live (the page's window). */
+export interface MediaSourceWindow {
+  readonly MediaSource?: StreamSourceConstructor;
+  readonly ManagedMediaSource?: StreamSourceConstructor;
+}
+
+/**
+ * The media source to stream audio of this type through: `MediaSource` where the browser has it for the
+ * type, else `ManagedMediaSource` (iPhone from iOS 17.1 has only that one); none where neither plays it
+ * (iPhone before iOS 17.1), and the sentence then plays once it has all arrived.
+ */
+export function streamSourceFor(
+  type: string,
+  win: MediaSourceWindow = globalThis as MediaSourceWindow,
+): StreamSourceConstructor | undefined {
+  return [win.MediaSource, win.ManagedMediaSource].find((Source) => Source?.isTypeSupported(type));
+}
+
+/**
  * The ONE audio element every synthesized reply plays through, reused so that the silent clip played
  * inside the Start tap unlocks it for later playback on iPhone (Safari only lets an element play without a
- * gesture once it has played in one). Where the browser can play MP3 through Media Source Extensions, a
- * sentence plays as its chunks arrive, from a media source opened before the first chunk (a new Blob
- * source costs the media pipeline ~15 ms more to start, measured in Chromium) and, when the audio comes
- * with a primer, already set up for its format; elsewhere (iPhone) it plays from a Blob once it has all
- * arrived.
+ * gesture once it has played in one). Where the browser can play MP3 through a media source
+ * (`MediaSource`, or `ManagedMediaSource` on iPhone from iOS 17.1), a sentence plays as its chunks arrive,
+ * from a media source opened before the first chunk (a new Blob source costs the media pipeline ~15 ms
+ * more to start, measured in Chromium) and, when the audio comes with a primer, already set up for its
+ * format; elsewhere (iPhone before iOS 17.1) it plays from a Blob once it has all arrived.
  */
 export class AudioPlayer implements AudioOutput {
   private readonly element: HTMLAudioElement;
@@ -50,11 +80,14 @@ export class AudioPlayer implements AudioOutput {
   constructor(
     element: HTMLAudioElement = document.createElement('audio'),
     deadlines: Partial<PlaybackDeadlines> = {},
-    private readonly canStream: (type: string) => boolean = mediaSourcePlays,
+    private readonly canStream: (type: string) => boolean = (type) => streamSourceFor(type) !== undefined,
   ) {
     this.element = element;
     this.deadlines = { ...PLAYBACK_DEADLINES, ...deadlines };
     this.element.preload = 'auto';
+    // Speech plays here, never on a remote screen (AirPlay); and a ManagedMediaSource opens only on an
+    // element whose remote playback is off.
+    this.element.disableRemotePlayback = true;
     this.element.addEventListener('ended', this.onEnded);
     this.element.addEventListener('error', this.onError);
     // Once the element knows the real duration (or the speed changes), the deadline follows it.
@@ -74,7 +107,8 @@ export class AudioPlayer implements AudioOutput {
    */
   play(audio: SpeechAudio, rate: number): Promise<void> {
     this.rate = rate;
-    if (!this.canStream(audio.type)) {
+    const Source = this.canStream(audio.type) ? streamSourceFor(audio.type) : undefined;
+    if (!Source) {
       // Stop (Skip) while the rest of the sentence arrives means it is never played.
       const stops = this.stops;
       return audio
@@ -83,7 +117,7 @@ export class AudioPlayer implements AudioOutput {
           stops === this.stops ? this.playWhole(new Blob([bytes], { type: audio.type }), audio) : undefined,
         );
     }
-    const source = new MediaSource();
+    const source = new Source();
     return this.begin(URL.createObjectURL(source), (settle) =>
       this.feed(source, audio, settle).catch((error: unknown) => settle(asError(error))),
     );
@@ -156,10 +190,12 @@ export class AudioPlayer implements AudioOutput {
    * Feeds the chunks to the media source as they arrive. Once the source is open, the pipeline is set up
    * with the audio's primer while none of the audio has come (see `primed`) and the element is asked to
    * play, so it is ready when the first chunk comes (it starts on that chunk); the start deadline runs from
-   * the first chunk, since the synthesis has its own deadline for the first byte.
+   * the first chunk, since the synthesis has its own deadline for the first byte. A ManagedMediaSource is
+   * given the sentence's audio only while it wants it (see `whenWanted`); the primer, which only sets the
+   * pipeline up, goes in as it opens.
    */
   private async feed(
-    source: MediaSource,
+    source: StreamSource,
     audio: SpeechAudio,
     settle: (error?: Error) => void,
   ): Promise<void> {
@@ -177,6 +213,11 @@ export class AudioPlayer implements AudioOutput {
     let fed = false;
     for await (const chunk of audio) {
       if (!current()) return;
+      // A ManagedMediaSource that wants no audio now (see whenWanted); a MediaSource always takes it.
+      if (source.streaming === false) {
+        await this.whenWanted(source, audio);
+        if (!current()) return;
+      }
       await withDeadline(appended(buffer, chunk), startMs, 'buffering synthesized audio');
       if (!current()) return;
       if (!fed) {
@@ -192,6 +233,26 @@ export class AudioPlayer implements AudioOutput {
     }
     source.endOfStream();
     this.armEndDeadline((audio.durationMs - this.element.currentTime * 1000) / this.element.playbackRate);
+  }
+
+  /**
+   * A ManagedMediaSource says when it wants data (`streaming`: `startstreaming` sets it, `endstreaming`
+   * clears it, e.g. when it holds enough or to save power); audio that arrives meanwhile waits here, in
+   * memory, until it asks again. It must ask before what it holds has played out (the end deadline's
+   * bound on the audio that has come), or at least within the start deadline.
+   */
+  private whenWanted(source: StreamSource, audio: SpeechAudio): Promise<void> {
+    const { startMs, factor, slackMs } = this.deadlines;
+    const heldMs =
+      Math.max(0, audio.durationMs - this.element.currentTime * 1000) / this.element.playbackRate;
+    const ms = Math.max(startMs, Math.round(heldMs * factor + slackMs));
+    return withDeadline(
+      new Promise<void>((resolve) =>
+        source.addEventListener('startstreaming', () => resolve(), { once: true }),
+      ),
+      ms,
+      'waiting for the browser to want more audio',
+    );
   }
 
   setRate(rate: number): void {
@@ -245,11 +306,6 @@ export class AudioPlayer implements AudioOutput {
       this.currentUrl = null;
     }
   }
-}
-
-/** True where MP3 can play through Media Source Extensions (not on iPhone before iOS 17.1, for one). */
-function mediaSourcePlays(type: string): boolean {
-  return typeof MediaSource !== 'undefined' && MediaSource.isTypeSupported(type);
 }
 
 function opened(source: MediaSource): Promise<void> {
