@@ -10,7 +10,7 @@ import { request as httpRequest } from 'node:http';
 /** A page function and its JSON arguments (element references included). */
 // The arguments are whatever the page function takes: checked at the call, not here.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
-type PageFunction<T> = (...args: any[]) => T | Promise<T>;
+export type PageFunction<T> = (...args: any[]) => T | Promise<T>;
 
 /** The W3C identifier of an element reference in a command's JSON. */
 const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';

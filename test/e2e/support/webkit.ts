@@ -226,6 +226,13 @@ export async function openWebKitApp(
   return ui;
 }
 
+/** The app in a phone-sized frame (see openPhoneFrame). */
+export interface PhoneFrame {
+  readonly ui: AppUi;
+  /** Makes the frame, and so the app's viewport, this many CSS pixels wide. */
+  setWidth(width: number): Promise<void>;
+}
+
 /**
  * The app in a same-origin frame of `width` × `height` px, a true phone viewport (its media queries,
  * `innerWidth`, layout), since MiniBrowser's window is never narrower than ~450 px. The app's site policy
@@ -236,11 +243,12 @@ export async function openWebKitApp(
 export async function openPhoneFrame(
   app: WebKitApp,
   size: { width: number; height: number },
-): Promise<AppUi> {
-  await app.session.switchToFrame(null);
-  await app.session.setWindowRect({ width: 1280, height: size.height + 200 });
-  await app.session.navigate(`${app.url}/`);
-  const frame = await app.session.evaluate(
+): Promise<PhoneFrame> {
+  const { session } = app;
+  await session.switchToFrame(null);
+  await session.setWindowRect({ width: 1280, height: size.height + 200 });
+  await session.navigate(`${app.url}/`);
+  await session.evaluate(
     async (width: number, height: number) => {
       const html = await (await fetch('/')).text();
       const frame = document.createElement('iframe');
@@ -252,14 +260,28 @@ export async function openPhoneFrame(
       inner.open();
       inner.write(html);
       inner.close();
-      return frame;
     },
     size.width,
     size.height,
   );
-  await app.session.switchToFrame(frame as unknown as ElementReference);
-  await app.session.waitFor('the Start button in the frame', 30_000, findButton, 'Start Conversation');
-  return webDriverUi(app.session);
+  const enter = async () => {
+    const frame = await session.evaluate(() => document.querySelector('iframe'));
+    await session.switchToFrame(frame as unknown as ElementReference);
+  };
+  await enter();
+  await session.waitFor('the Start button in the frame', 30_000, findButton, 'Start Conversation');
+  return {
+    ui: webDriverUi(session),
+    setWidth: async (width) => {
+      await session.switchToFrame(null);
+      await session.evaluate((wanted: number) => {
+        const frame = document.querySelector('iframe');
+        if (frame) frame.style.width = `${wanted}px`;
+      }, width);
+      await enter();
+      await session.waitFor('the new width', 10_000, (wanted: number) => innerWidth === wanted, width);
+    },
+  };
 }
 
 /**
