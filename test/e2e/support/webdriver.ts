@@ -147,6 +147,11 @@ export class WebDriverSession {
     return value as T;
   }
 
+  /** Runs a script (a function body, as it is) in the page: e.g. a bundle the page's own policy would refuse. */
+  async run(script: string): Promise<void> {
+    await this.send('POST', '/execute/sync', { script, args: [] }, 60_000);
+  }
+
   /**
    * Waits in the page until `fn(...args)` answers something truthy (checked every 50 ms), and answers
    * it; after `timeoutMs` fails with `describe`'s account of what the page showed instead.
