@@ -2,7 +2,7 @@ import { readTutorConfig, type Env } from '../config';
 import { CHAT_STREAM_MEDIA_TYPE } from '../contract/routes';
 import { isBlank, type ChatResponse } from '../contract/schemas';
 import { ENDPOINTS } from '../endpoints';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../lib/api-error';
 import { handlerAtColdStart } from '../http/cold-start';
 import { defineEndpoint, type Reply, type StreamedReply, type StreamingApiHandler } from '../http/endpoint';
 import { streamingLambda } from '../http/lambda-stream';

@@ -27,10 +27,13 @@ import {
 export const localeSchema = z.enum(LOCALES);
 export const levelSchema = z.enum(LEVELS);
 
-/** A reply's check for understanding (docs/behaviour.md §17): a question asked, or an answer judged. */
+/**
+ * A reply's check for understanding (docs/behaviour.md §17.2): a question asked, or an answer judged, with
+ * `openQuestion: true` when the judging reply also ends with a check question.
+ */
 export const checkSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('question') }),
-  z.object({ type: z.literal('answer'), correct: z.boolean() }),
+  z.object({ type: z.literal('answer'), correct: z.boolean(), openQuestion: z.literal(true).optional() }),
 ]);
 
 /**

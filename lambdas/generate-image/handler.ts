@@ -1,7 +1,7 @@
 import { readPictureConfig, type Env } from '../config';
 import { isBlank, type GenerateImageResponse } from '../contract/schemas';
 import { ENDPOINTS } from '../endpoints';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../lib/api-error';
 import { handlerAtColdStart } from '../http/cold-start';
 import { readOriginRule } from '../http/origin';
 import { defineEndpoint, type ApiHandler, type Reply } from '../http/endpoint';

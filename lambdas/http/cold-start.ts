@@ -1,6 +1,6 @@
-import { ApiError } from './api-error';
+import { ApiError } from '../lib/api-error';
 import type { ApiHandler, StreamingApiHandler } from './endpoint';
-import { errorFields, log } from './log';
+import { errorFields, log } from '../lib/log';
 import { errorResponse } from './response';
 
 type Env = Readonly<Record<string, string | undefined>>;

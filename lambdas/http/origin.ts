@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { ConfigError, optionalText, type Env } from '../config';
-import { ApiError } from './api-error';
+import { ApiError } from '../lib/api-error';
 import { header } from './request';
 
 export interface OriginRule {

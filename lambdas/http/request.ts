@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { z } from 'zod';
-import { ApiError } from './api-error';
+import { ApiError } from '../lib/api-error';
 
 /** Header lookup that ignores case, as HTTP does (API Gateway passes the client's spelling through). */
 export function header(event: Pick<APIGatewayProxyEvent, 'headers'>, name: string): string | undefined {

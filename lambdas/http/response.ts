@@ -1,6 +1,6 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { ErrorBody } from '../contract/errors';
-import type { ApiError } from './api-error';
+import type { ApiError } from '../lib/api-error';
 
 const BASE_HEADERS = {
   'Content-Type': 'application/json',

@@ -8,7 +8,7 @@ import { readSpeechConfig, type Env } from '../config';
 import { IMAGES_PATH_PREFIX } from '../contract/routes';
 import { ENDPOINT_HANDLERS } from '../endpoint-handlers';
 import { ENDPOINT_NAMES, ENDPOINTS } from '../endpoints';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../lib/api-error';
 import { handlerAtColdStart } from '../http/cold-start';
 import {
   isStreamed,

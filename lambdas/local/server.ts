@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, posix, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Env } from '../config';
-import { log } from '../http/log';
+import { log } from '../lib/log';
 import { pathOf, pipeFile, startLocalApi } from './local-api';
 
 /** The web build `npm run build` writes. */

@@ -2,7 +2,7 @@ import { readSpeechConfig, type Env } from '../config';
 import type { SpeechTokenResponse } from '../contract/schemas';
 import { SPEECH_TOKEN_IF_CONFIGURED } from '../contract/routes';
 import { ENDPOINTS } from '../endpoints';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../lib/api-error';
 import { handlerAtColdStart } from '../http/cold-start';
 import { readOriginRule } from '../http/origin';
 import { defineEndpoint, type ApiHandler, type EmptyReply, type Reply } from '../http/endpoint';

@@ -1,6 +1,6 @@
 import type { SpeechTokenResponse } from '../contract/schemas';
-import { ApiError } from '../http/api-error';
-import { log } from '../http/log';
+import { ApiError } from '../lib/api-error';
+import { log } from '../lib/log';
 import type { SpeechKey, SpeechKeySource } from './speech-key';
 
 /** Azure STS tokens are valid for 10 minutes from issue. */

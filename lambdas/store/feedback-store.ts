@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { endpointOverride, type FeedbackConfig } from '../config';
 import type { FeedbackRequest } from '../contract/schemas';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../lib/api-error';
 
 /**
  * One stored feedback: the request as validated (with `starsEarned` when the web app sends it, docs/behaviour.md

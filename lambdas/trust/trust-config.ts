@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ConfigError, optionalText, optionalUrl, type Env } from '../config';
-import { log } from '../http/log';
+import { log } from '../lib/log';
 import { Trust } from './trust';
 import {
   fileTrustKeys,

@@ -13,7 +13,7 @@ import { mkdir, open, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { z } from 'zod';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../lib/api-error';
 import { CachedSecret, secretsManagerClient } from '../upstream/cached-secret';
 
 export interface TrustKeys {

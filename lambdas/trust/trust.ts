@@ -1,6 +1,6 @@
 import type { ChatResponse, ChatTurn } from '../contract/schemas';
-import { ApiError } from '../http/api-error';
-import { log } from '../http/log';
+import { ApiError } from '../lib/api-error';
+import { log } from '../lib/log';
 import { checkTicket, isReplySignature, issueTicket, signReply } from './seals';
 import type { TrustKeySource } from './trust-keys';
 

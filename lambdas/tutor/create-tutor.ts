@@ -1,6 +1,6 @@
 import type { TutorConfig } from '../config';
-import { ApiError } from '../http/api-error';
-import { errorFields, log } from '../http/log';
+import { ApiError } from '../lib/api-error';
+import { errorFields, log } from '../lib/log';
 import { createBedrockTutor } from './bedrock-tutor';
 import { createOpenAiTutor } from './openai-tutor';
 import type { Tutor } from './tutor';

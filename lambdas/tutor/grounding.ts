@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { LOCALES, type Locale } from '../contract/languages';
-import { errorFields, log } from '../http/log';
+import { errorFields, log } from '../lib/log';
 import { readKnowledgeFile } from './offline/knowledge-files';
 import {
   compareCandidates,

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { TutorConfig } from '../config';
-import { log } from '../http/log';
+import { log } from '../lib/log';
 import type { Check } from '../contract/teaching';
 import { CHECK_NOTED, checkOf, parseToolInput } from './check-tools';
 import { modelPrompt } from './conversation';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../lib/api-error';
 import { picturePrompt, spokenText, spokenTextStream } from './model-text';
 import { OpenAiRequestRejected, postForStream, postJson, type OpenAiServer } from '../upstream/openai-http';
 import { chunksOf, serverSentData } from './server-sent-events';

@@ -6,7 +6,7 @@
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { endpointOverride } from '../config';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../lib/api-error';
 
 export interface CachedSecretOptions<T> {
   readonly secretId: string;

@@ -2,7 +2,7 @@
  * Calls to an OpenAI-compatible server (OpenAI, Ollama, llama.cpp, vLLM, LM Studio…) with the platform
  * `fetch`: no extra dependency, nothing vendor-specific, and the same code reaches every such server.
  */
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../lib/api-error';
 import type { Deadline } from './deadline';
 import {
   contentFiltered,

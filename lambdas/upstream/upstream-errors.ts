@@ -3,7 +3,7 @@
  * shared by the tutor and picture providers. The upstream's own message goes to the log (as the
  * ApiError's cause), never to the caller.
  */
-import { ApiError } from '../http/api-error';
+import { ApiError } from '../lib/api-error';
 import type { Deadline } from './deadline';
 
 export const timedOut = (cause?: unknown) =>

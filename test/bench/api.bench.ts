@@ -7,9 +7,9 @@
  */
 import autocannon, { type Result } from 'autocannon';
 import { randomUUID } from 'node:crypto';
-import { initMessage } from '../../lambdas/contract/languages';
-import type { ChatRequest, FeedbackRequest } from '../../lambdas/contract/schemas';
-import { LOCAL_FEEDBACK_TABLE } from '../../lambdas/local/local-api';
+import { initMessage } from '#contract/languages';
+import type { ChatRequest, FeedbackRequest } from '#contract/schemas';
+import { LOCAL_FEEDBACK_TABLE } from '#lambdas/local/local-api';
 import { startChildServer } from './support/child-server';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);

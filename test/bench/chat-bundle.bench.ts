@@ -15,8 +15,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { newTrustSecret } from '../../lambdas/trust/trust-keys';
-import { answersInTurn, converseAnswer, startBedrockFake, textBlock } from '../support/bedrock-fake';
+import { newTrustSecret } from '#lambdas/trust/trust-keys';
+import { answersInTurn, converseAnswer, startBedrockFake, textBlock } from '#support/bedrock-fake';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const LESSONS = join(root, 'lambdas/tutor/offline/knowledge');

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
-import { perEndpoint } from '../../lambdas/endpoints';
+import { perEndpoint } from '#lambdas/endpoints';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /** One bundle per row of the endpoint registry, from the handler CDK deploys for it. */

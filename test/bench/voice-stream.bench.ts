@@ -25,11 +25,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { startLocalServer } from '../../lambdas/local/server';
+import { startLocalServer } from '#lambdas/local/server';
 import { routeAzureSpeech } from '../e2e/support/azure-speech-route';
 import { installSpeechFakes } from '../e2e/support/speech-fakes';
-import { AzureSpeechFake, type SynthesisScript, type TimelineEntry } from '../support/azure-speech-fake';
-import { silentMp3 } from '../support/silent-mp3';
+import { AzureSpeechFake, type SynthesisScript, type TimelineEntry } from '#support/azure-speech-fake';
+import { silentMp3 } from '#support/silent-mp3';
 import {
   buildWeb,
   launchVoiceChromium,
@@ -37,7 +37,7 @@ import {
   routedWebSocketRoundTrip,
   handOutSpeechTokens,
 } from './support/browser-bench';
-import { sentencesOf } from '../../web/src/conversation/sentences';
+import { sentencesOf } from '#web/conversation/sentences';
 import { startPacedModel, type PacedAnswer } from './support/paced-model';
 
 const TURNS = Number(process.env.BENCH_STREAM_TURNS ?? 8);

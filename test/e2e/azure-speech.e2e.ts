@@ -1,10 +1,10 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { Locale } from '../../lambdas/contract/languages';
-import { MESSAGES } from '../../web/src/i18n/messages';
-import { AzureSpeechFake } from '../support/azure-speech-fake';
-import { silentMp3 } from '../support/silent-mp3';
-import { DESKTOP, useTestApp, waitForStatus, type TestApp } from './support/app';
+import type { Locale } from '#contract/languages';
+import { MESSAGES } from '#web/i18n/messages';
+import { AzureSpeechFake } from '#support/azure-speech-fake';
+import { silentMp3 } from '#support/silent-mp3';
+import { DESKTOP, judgeReplies, useTestApp, waitForStatus, type TestApp } from './support/app';
 import { routeAzureSpeech } from './support/azure-speech-route';
 
 // The app's Azure speech path in Chromium, with the real Speech SDK talking to the fake speech service
@@ -311,6 +311,8 @@ describe('the Azure speech path in Chromium against the speech service protocol'
 
   it('waits longer for the answer to a check question: 1200 ms of silence asked of the service, the default after', async () => {
     const { context, page, fake } = await openAzureApp(app);
+    // "I don't know" gets the hint and the question again: the judgement asks again (docs/behaviour.md §17.2).
+    await judgeReplies(page, { 'I do not know': { type: 'answer', correct: false, openQuestion: true } });
     await startIn(page);
     /** What each recognition socket asked for: its URL parameter and its speech.context segmentation. */
     const asked = () =>
@@ -331,11 +333,13 @@ describe('the Azure speech path in Chromium against the speech service protocol'
     // the question open, so nothing is rebuilt while its reply is on its way.
     await sayAndHear(page, fake, 'I do not know', 'Take your time…');
     expect(asked()).toEqual([usual, longer]);
-    // A second wrong try gets the answer (a judgement: the question may still be asked again), and then a
-    // reply without a check: the usual wait again, once Astro listens.
-    await sayAndHear(page, fake, 'Pizza', 'Take your time…');
-    await sayAndHear(page, fake, 'What is for dinner?');
+    // A second wrong try gets the answer revealed, a judgement that closes the question: the usual wait
+    // again, once Astro listens; a reply without a check after it leaves it so.
+    await sayAndHear(page, fake, 'Pizza');
+    expect(await page.locator('#status-line').textContent()).not.toContain('Take your time…');
     await expect.poll(asked).toEqual([usual, longer, usual]);
+    await sayAndHear(page, fake, 'What is for dinner?');
+    expect(asked()).toEqual([usual, longer, usual]);
     expect(await userMessages(page)).toEqual([
       'Tell me about the Moon',
       'I do not know',

@@ -1,28 +1,47 @@
 import type { Page, Request, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { openApp, startConversation, useTestApp, typeAndWait } from './support/app';
+import {
+  judgeReplies,
+  openApp,
+  startConversation,
+  useTestApp,
+  typeAndWait,
+  waitForStatus,
+} from './support/app';
 
 const app = useTestApp();
 
 const dialog = (page: Page) => page.getByRole('dialog', { name: 'Share Your Feedback' });
 
-/** Start and send three questions: the third opens the modal. */
+/**
+ * Start, two questions (each lesson ends with its check question), then the right answer to the second:
+ * the third message, judged and closed, opens the modal once Astro has said the verdict.
+ */
 async function threeQuestions(page: Page): Promise<void> {
   await startConversation(page);
   await typeAndWait(page, 'What is the Sun?');
   await typeAndWait(page, 'What is Mars?');
   expect(await dialog(page).count()).toBe(0);
-  await page.getByLabel('Type a message to Astro').fill('What is Venus?');
+  await page.getByLabel('Type a message to Astro').fill('Rusty red dust');
   await page.getByRole('button', { name: 'Send' }).click();
   await dialog(page).waitFor();
 }
 
-/** A fourth and fifth question must not bring the modal back. */
+/** A fourth and fifth message, a question and its right answer, must not bring the modal back. */
 async function neverAgain(page: Page): Promise<void> {
   await page.locator('#status-line', { hasText: 'Listening...' }).waitFor();
   await typeAndWait(page, 'What is Saturn?');
-  await typeAndWait(page, 'What is Neptune?');
+  await typeAndWait(page, 'Ice and rock');
   expect(await dialog(page).count()).toBe(0);
+}
+
+/** Types a message and waits until Astro has said its reply and listens again. */
+async function answer(page: Page, text: string): Promise<void> {
+  const before = await page.locator('.message-astro').count();
+  await page.getByLabel('Type a message to Astro').fill(text);
+  await page.getByRole('button', { name: 'Send' }).click();
+  await page.locator('.message-astro').nth(before).waitFor();
+  await waitForStatus(page, 'Listening...');
 }
 
 describe('the feedback modal in Chromium', () => {
@@ -41,9 +60,9 @@ describe('the feedback modal in Chromium', () => {
 
     const modal = dialog(page);
     const submit = modal.getByRole('button', { name: 'Submit' });
-    // Focus moved into the dialog: the first star of the first rating.
+    // Focus moved into the dialog: the first choice of the first rating.
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
-      '1 of 5 stars',
+      'Helpfulness: 1 of 5',
     );
     expect(await submit.isDisabled()).toBe(true);
 
@@ -56,11 +75,11 @@ describe('the feedback modal in Chromium', () => {
         .getByRole('group', { name: 'Helpfulness' })
         .getByRole('radio', { checked: true })
         .getAttribute('aria-label'),
-    ).toBe('4 of 5 stars');
+    ).toBe('Helpfulness: 4 of 5');
     expect(await submit.isDisabled()).toBe(true);
     await modal
       .getByRole('group', { name: 'Clarity' })
-      .getByRole('radio', { name: '5 of 5 stars' })
+      .getByRole('radio', { name: 'Clarity: 5 of 5' })
       .check({ force: true });
     expect(await submit.isDisabled()).toBe(false);
     await modal.getByLabel('Suggestion (optional)').fill('More about black holes, please!');
@@ -86,8 +105,8 @@ describe('the feedback modal in Chromium', () => {
       clarity: 5,
       suggestion: 'More about black holes, please!',
       language: 'en-US',
-      // No check question was answered in this conversation (docs/behaviour.md §17.4).
-      starsEarned: 0,
+      // The answer about Mars was right (docs/behaviour.md §17.4).
+      starsEarned: 1,
     });
     expect(body.conversationId).toMatch(
       /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
@@ -102,8 +121,8 @@ describe('the feedback modal in Chromium', () => {
     // Not in a new conversation either.
     await page.getByRole('button', { name: 'End Conversation' }).click();
     await startConversation(page);
-    for (const question of ['What is a star?', 'What is a moon?', 'What is an orbit?'])
-      await typeAndWait(page, question);
+    for (const message of ['What is a star?', 'What is Mars?', 'Rusty red dust'])
+      await typeAndWait(page, message);
     expect(await dialog(page).count()).toBe(0);
     expect(posted).toHaveLength(1);
     await context.close();
@@ -136,16 +155,69 @@ describe('the feedback modal in Chromium', () => {
     const modal = dialog(page);
     await modal
       .getByRole('group', { name: 'Helpfulness' })
-      .getByRole('radio', { name: '1 of 5 stars' })
+      .getByRole('radio', { name: 'Helpfulness: 1 of 5' })
       .check({ force: true });
     await modal
       .getByRole('group', { name: 'Clarity' })
-      .getByRole('radio', { name: '2 of 5 stars' })
+      .getByRole('radio', { name: 'Clarity: 2 of 5' })
       .check({ force: true });
     await modal.getByRole('button', { name: 'Submit' }).click();
     await modal.waitFor({ state: 'detached' });
     expect(await page.locator('body').innerText()).not.toMatch(/boom|error|failed/i);
     await neverAgain(page);
+    await context.close();
+  });
+
+  it('waits while a check question is open, through a hint, and opens once the answer is judged and said', async () => {
+    const { context, page } = await openApp(app);
+    // The first wrong try gets the hint and the question again (the offline lessons' try-again reply).
+    await judgeReplies(page, { 'A planet': { type: 'answer', correct: false, openQuestion: true } });
+    await startConversation(page);
+    await answer(page, 'What is the Sun?');
+    await answer(page, 'What is Mars?');
+    // Three messages, and the question is open again: "Take your time…", no dialog over it.
+    await answer(page, 'A planet');
+    await waitForStatus(page, 'Take your time…');
+    expect(await dialog(page).count()).toBe(0);
+    // Judged right, then an offer of the next topic: the dialog opens once Astro has said it.
+    const replies = await page.locator('.message-astro').count();
+    await page.getByLabel('Type a message to Astro').fill('Rusty red dust');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await dialog(page).waitFor();
+    expect(await page.locator('.message-astro').count()).toBe(replies + 1);
+    expect(await page.locator('#status-line').textContent()).toContain('Listening...');
+    expect(await page.locator('#status-line').textContent()).not.toContain('Take your time…');
+    await context.close();
+  });
+
+  it('waits for the end of a quiz, and never opens for a conversation ended while a question is open', async () => {
+    const { context, page } = await openApp(app);
+    // A quiz: each answer's judgement goes on with the next question, until the score.
+    await judgeReplies(page, {
+      Mars: { type: 'answer', correct: true, openQuestion: true },
+      Venus: { type: 'answer', correct: false, openQuestion: true },
+      Jupiter: { type: 'answer', correct: true },
+    });
+    await startConversation(page);
+    await answer(page, 'Quiz me');
+    await answer(page, 'Mars');
+    await answer(page, 'Venus');
+    await waitForStatus(page, 'Take your time…');
+    expect(await dialog(page).count()).toBe(0);
+    // Ended while waiting: no dialog for this conversation, and it is not used up.
+    await page.getByRole('button', { name: 'End Conversation' }).click();
+    await waitForStatus(page, 'Ready when you are');
+    expect(await dialog(page).count()).toBe(0);
+
+    await startConversation(page);
+    await answer(page, 'Quiz me');
+    await answer(page, 'Mars');
+    await answer(page, 'Venus');
+    expect(await dialog(page).count()).toBe(0);
+    await page.getByLabel('Type a message to Astro').fill('Jupiter');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await dialog(page).waitFor();
+    expect(await page.getByRole('img', { name: '2 stars earned' }).count()).toBe(1);
     await context.close();
   });
 });

@@ -1,6 +1,6 @@
 import type { HTTPResponse, Page } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
-import { speakingDeadlineMs } from '../../web/src/speech/browser-engine';
+import { speakingDeadlineMs } from '#web/speech/browser-engine';
 import {
   ASTRO_MESSAGE,
   LISTENING,
@@ -101,13 +101,16 @@ function dialogOpen(page: Page): Promise<boolean> {
   return page.$$eval('[role="dialog"]', (dialogs) => dialogs.length > 0);
 }
 
-/** Three typed questions: the third opens 'Share Your Feedback' (docs/behaviour.md §4.18). */
+/**
+ * Two typed questions and the right answer to the second: the third message, judged and closed, opens
+ * 'Share Your Feedback' once Astro has said the verdict (docs/behaviour.md §4.18).
+ */
 async function threeQuestions(page: Page, ui: AppUi): Promise<void> {
   await startConversation(ui);
   await typeAndWait(ui, 'What is the Sun?');
   await typeAndWait(ui, 'What is Mars?');
   expect(await dialogOpen(page)).toBe(false);
-  await typeMessage(ui, 'What is Venus?');
+  await typeMessage(ui, 'Rusty red dust');
   await page.locator(byRole('dialog', 'Share Your Feedback')).wait();
 }
 
@@ -147,20 +150,20 @@ describe('Astro in Firefox', () => {
     await context.close();
   });
 
-  it('opens the feedback modal at the third typed question; rating and Submit store it and close it', async () => {
+  it('opens the feedback modal once the third typed message is judged; rating and Submit store it and close it', async () => {
     const { context, page, ui } = await openFirefoxApp(app);
     await threeQuestions(page, ui);
 
     const submit = byRole('button', 'Submit');
     expect(await page.$eval(submit, (button) => (button as HTMLButtonElement).disabled)).toBe(true);
-    // Focus is on the first star of Helpfulness; the arrow keys move through the radio group.
+    // Focus is on the first choice of Helpfulness; the arrow keys move through the radio group.
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
-      '1 of 5 stars',
+      'Helpfulness: 1 of 5',
     );
     for (let step = 0; step < 3; step += 1) await page.keyboard.press('ArrowRight');
     // Clarity with the mouse, on the visible star.
     const clarity = await page.$(byRole('group', 'Clarity'));
-    const fifth = await clarity?.$(byRole('radio', '5 of 5 stars'));
+    const fifth = await clarity?.$(byRole('radio', 'Clarity: 5 of 5'));
     const star = await fifth?.evaluateHandle((radio) => radio.closest('label') as HTMLLabelElement);
     await star?.click();
     await ui.fill('Suggestion (optional)', 'More about comets, please!');

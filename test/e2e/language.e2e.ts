@@ -1,7 +1,7 @@
 import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { initMessage, LANGUAGES, type Locale } from '../../lambdas/contract/languages';
-import { MESSAGES } from '../../web/src/i18n/messages';
+import { initMessage, LANGUAGES, type Locale } from '#contract/languages';
+import { MESSAGES } from '#web/i18n/messages';
 import { openApp, speech, speechLog, useTestApp, waitForStatus } from './support/app';
 
 const app = useTestApp();

@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import type { Locale } from '../../lambdas/contract/languages';
+import type { Locale } from '#contract/languages';
 import { openApp, playwrightUi, useTestApp } from './support/app';
 import {
   checkEveryState,

@@ -2,8 +2,11 @@ import AxeBuilder from '@axe-core/playwright';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import type { Locale } from '#contract/languages';
+import { MESSAGES } from '#web/i18n/messages';
 import {
   DESKTOP,
+  judgeReplies,
   offlinePicturePrompt,
   openApp,
   PHONE,
@@ -50,9 +53,10 @@ describe('how it looks in Chromium', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: join(SCREENSHOTS, `${name}-conversation.png`) });
 
-    await speech(page, 'say', 'How many moons does Saturn have?');
+    // The right answer to Saturn's check question: a star, and the pause the feedback dialog waits for.
+    await speech(page, 'say', 'Ice and rock');
     await page.getByRole('dialog', { name: 'Share Your Feedback' }).waitFor();
-    await page.getByRole('radio', { name: '4 of 5 stars' }).first().check({ force: true });
+    await page.getByRole('radio', { name: 'Helpfulness: 4 of 5' }).check({ force: true });
     expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: join(SCREENSHOTS, `${name}-feedback.png`) });
 
@@ -78,6 +82,71 @@ describe('how it looks in Chromium', () => {
     await page.screenshot({ path: join(SCREENSHOTS, `${name}-arabic.png`) });
     await context.close();
   });
+
+  it.each(['en-US', 'ar-SA', 'he-IL'] as const)(
+    'in %s, rates with outlined violet shapes in a row that follows the page, unlike the gold badge of stars earned',
+    async (locale: Locale) => {
+      const t = MESSAGES[locale];
+      const { context, page } = await openApp(app, { viewport: PHONE });
+      await page.getByLabel('Language').selectOption(locale);
+      // A star for the first answer; the third reply asks nothing: the dialog opens once it is said.
+      await judgeReplies(page, {
+        Jupiter: { type: 'answer', correct: true },
+        Saturn: null,
+        Mars: null,
+      });
+      await startConversation(page, t.start, t.listening);
+      for (const [index, text] of ['Jupiter', 'Saturn', 'Mars'].entries()) {
+        await page.getByLabel(t.composerLabel).fill(text);
+        await page.getByRole('button', { name: t.send }).click();
+        await page
+          .locator('.message-astro')
+          .nth(index + 1)
+          .waitFor();
+        await waitForStatus(page, t.listening);
+      }
+      const dialog = page.getByRole('dialog', { name: t.feedbackTitle });
+      await dialog.waitFor();
+      const helpfulness = dialog.getByRole('group', { name: t.helpfulness });
+      await helpfulness.getByRole('radio').nth(2).check({ force: true });
+
+      const looks = await page.evaluate(() => {
+        const badge = document.querySelector('.star-count');
+        const choices = [...document.querySelectorAll('.rating')][0]?.querySelectorAll('.rating-choice');
+        const glyph = (index: number) => {
+          const svg = choices?.[index]?.querySelector('.rating-glyph');
+          return svg ? getComputedStyle(svg) : null;
+        };
+        return {
+          badge: badge && {
+            color: getComputedStyle(badge).color,
+            background: getComputedStyle(badge).backgroundColor,
+            rounded: parseFloat(getComputedStyle(badge).borderTopLeftRadius) > 8,
+            name: badge.getAttribute('aria-label'),
+          },
+          chosen: glyph(2) && { fill: glyph(2)?.fill, stroke: glyph(2)?.stroke },
+          above: glyph(3) && { fill: glyph(3)?.fill, stroke: glyph(3)?.stroke },
+          firstX: choices?.[0]?.getBoundingClientRect().x ?? 0,
+          lastX: choices?.[4]?.getBoundingClientRect().x ?? 0,
+        };
+      });
+      // The badge: gold, on a gold-tinted pill. The rating: violet, filled up to the choice, outlined above.
+      expect(looks.badge).toMatchObject({ color: 'rgb(252, 211, 77)', rounded: true });
+      expect(looks.badge?.background).not.toBe('rgba(0, 0, 0, 0)');
+      expect(looks.chosen?.fill).toBe(looks.chosen?.stroke);
+      expect(looks.above?.fill).toBe('none');
+      expect(looks.above?.stroke).not.toBe(looks.badge?.color);
+      // First choice at the line's start: on the right in Arabic and Hebrew.
+      expect(looks.firstX > looks.lastX).toBe(locale !== 'en-US');
+      // Read differently too: "Helpfulness: 3 of 5" against "1 star earned".
+      const chosenName = await helpfulness.getByRole('radio', { checked: true }).getAttribute('aria-label');
+      expect(chosenName).toContain(t.helpfulness);
+      expect(chosenName).not.toBe(looks.badge?.name);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.screenshot({ path: join(SCREENSHOTS, `phone-feedback-${locale}.png`) });
+      await context.close();
+    },
+  );
 
   it('shows a visible focus ring on keyboard focus', async () => {
     const { context, page } = await openApp(app);

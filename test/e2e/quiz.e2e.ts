@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { Locale } from '../../lambdas/contract/languages';
-import type { Check } from '../../lambdas/contract/teaching';
-import { MESSAGES } from '../../web/src/i18n/messages';
-import { pluralOf, STAR_MESSAGES } from '../../web/src/i18n/star-messages';
+import type { Locale } from '#contract/languages';
+import type { Check } from '#contract/teaching';
+import { MESSAGES } from '#web/i18n/messages';
+import { pluralOf, STAR_MESSAGES } from '#web/i18n/star-messages';
 import { openApp, startConversation, useTestApp, waitForStatus } from './support/app';
 
 // Issue 12's acceptance, in Chromium against the local server and its offline tutor, with nothing faked
@@ -83,13 +83,14 @@ describe('quiz me, offline, with a star for the right answer', () => {
       const { hint, answers } = asked?.check ?? { hint: '', answers: [] };
 
       const nudge = await ask(page, replies, locale, dontKnow, t.takeYourTime);
-      expect(nudge.check).toEqual({ type: 'answer', correct: false });
+      // The judgement asks again, and says so (docs/behaviour.md §17.2, §17.5).
+      expect(nudge.check).toEqual({ type: 'answer', correct: false, openQuestion: true });
       expect(nudge.response).toContain(hint);
       expect(nudge.response).toContain(checkTryAgain.split('{hint}')[0]?.trim());
       expect(await page.locator('.star-count').count()).toBe(0);
 
       const right = await ask(page, replies, locale, answers[0] ?? '', t.takeYourTime);
-      expect(right.check).toEqual({ type: 'answer', correct: true });
+      expect(right.check).toEqual({ type: 'answer', correct: true, openQuestion: true });
       const words = STAR_MESSAGES[locale];
       expect(await page.getByRole('img', { name: pluralOf(locale, words.count, 1) }).count()).toBe(1);
       await page

@@ -1,8 +1,8 @@
 import type { Request } from 'playwright-core';
 import { beforeAll, afterAll, describe, expect, it } from 'vitest';
-import { completion, completionChunk, sseAnswer, sseData, streamedCompletion } from '../support/openai-fake';
-import { sendJson, startFakeServer, type FakeRoute, type FakeServer } from '../support/loopback';
-import { gate } from '../support/tutor-stream';
+import { completion, completionChunk, sseAnswer, sseData, streamedCompletion } from '#support/openai-fake';
+import { sendJson, startFakeServer, type FakeRoute, type FakeServer } from '#support/loopback';
+import { gate } from '#support/tutor-stream';
 import { holdSpeech, openApp, speechLog, startConversation, useTestApp, waitForStatus } from './support/app';
 
 // A reply streamed end to end: an OpenAI-compatible model served by a fake on 127.0.0.1 streams its

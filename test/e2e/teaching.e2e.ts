@@ -1,8 +1,15 @@
 import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { Check } from '../../lambdas/contract/teaching';
-import { MESSAGES } from '../../web/src/i18n/messages';
-import { openApp, PHONE, speech, startConversation, useTestApp, waitForStatus } from './support/app';
+import { MESSAGES } from '#web/i18n/messages';
+import {
+  judgeReplies,
+  openApp,
+  PHONE,
+  speech,
+  startConversation,
+  useTestApp,
+  waitForStatus,
+} from './support/app';
 
 // docs/behaviour.md §2.23, §17.1, §17.4, §17.5 in Chromium, against the local server and its offline tutor.
 const app = useTestApp();
@@ -15,31 +22,6 @@ function chatBodies(page: Page): () => Record<string, unknown>[] {
     if (request.url().endsWith('/api/chat')) requests.push(request);
   });
   return () => requests.map((request) => request.postDataJSON() as Record<string, unknown>);
-}
-
-/**
- * The offline tutor's real reply to `userMessage`, with its `done` line's `check` set as the test says (or
- * removed, for null), so each step is the one the test needs (the reply's signature covers only its text,
- * so it still holds).
- */
-async function judgeReplies(page: Page, checks: Readonly<Record<string, Check | null>>): Promise<void> {
-  await page.route('**/api/chat', async (route) => {
-    const { userMessage } = route.request().postDataJSON() as { userMessage: string };
-    const check = checks[userMessage];
-    if (check === undefined) return route.continue();
-    const response = await route.fetch();
-    const body = (await response.text())
-      .split('\n')
-      .map((line) => {
-        if (line.trim() === '') return line;
-        const parsed = JSON.parse(line) as { type?: string };
-        if (parsed.type !== 'done') return line;
-        const { check: _asSent, ...done } = parsed as { check?: unknown };
-        return JSON.stringify(check === null ? done : { ...done, check });
-      })
-      .join('\n');
-    await route.fulfill({ response, body });
-  });
 }
 
 /** Types a message and waits until Astro has answered it and the status line reads `status`. */
@@ -115,12 +97,12 @@ describe('the level selector', () => {
 });
 
 describe('stars and think time', () => {
-  it('says "Take your time…" after a check question, and shows a star with its announcement after a correct answer', async () => {
+  it('says "Take your time…" while a check question is open, and shows a star with its announcement after a correct answer', async () => {
     const { context, page } = await openApp(app);
     await judgeReplies(page, {
       'Tell me about Jupiter': { type: 'question' },
       'Jupiter is the biggest': { type: 'answer', correct: true },
-      'Mars is bigger': { type: 'answer', correct: false },
+      'Mars is bigger': { type: 'answer', correct: false, openQuestion: true },
       'Tell me about Saturn': { type: 'question' },
       'Saturn has rings': { type: 'answer', correct: true },
       'What is a comet?': null,
@@ -138,24 +120,28 @@ describe('stars and think time', () => {
     await waitForStatus(page, t.takeYourTime);
     expect(await starCount(page).count()).toBe(0);
 
-    await typeAndWaitFor(page, 'Jupiter is the biggest', t.takeYourTime);
-    expect(await page.getByRole('img', { name: '1 star' }).textContent()).toBe('★1');
+    // Judged right and closed (an offer of the next topic follows): no more think time.
+    await typeAndWaitFor(page, 'Jupiter is the biggest', t.listening);
+    expect(await page.locator('#status-line').textContent()).not.toContain(t.takeYourTime);
+    expect(await page.getByRole('img', { name: '1 star earned' }).textContent()).toBe('★1');
     expect(await announcement(page)).toBe('Correct! 1 star');
-    // The third message opened the feedback dialog; the conversation goes on behind it once dismissed.
+    // The third message's judgement closed the question: the feedback dialog opens once it has been said;
+    // the conversation goes on behind it once dismissed.
     await page.getByRole('dialog').waitFor();
     await page.getByRole('button', { name: t.cancel }).click();
 
     await typeAndWaitFor(page, 'Tell me about Saturn', t.takeYourTime);
-    await typeAndWaitFor(page, 'Saturn has rings', t.takeYourTime);
+    await typeAndWaitFor(page, 'Saturn has rings', t.listening);
+    expect(await page.locator('#status-line').textContent()).not.toContain(t.takeYourTime);
     // A reply that neither asks nor judges: plain listening.
     await typeAndWaitFor(page, 'What is a comet?', t.listening);
     expect(await page.locator('#status-line').textContent()).not.toContain(t.takeYourTime);
-    expect(await page.getByRole('img', { name: '2 stars' }).count()).toBe(1);
+    expect(await page.getByRole('img', { name: '2 stars earned' }).count()).toBe(1);
     expect(await announcement(page)).toBe('Correct! 2 stars');
 
     // The count stays after End and starts again from none.
     await page.getByRole('button', { name: t.end }).click();
-    expect(await page.getByRole('img', { name: '2 stars' }).count()).toBe(1);
+    expect(await page.getByRole('img', { name: '2 stars earned' }).count()).toBe(1);
     await startConversation(page);
     expect(await starCount(page).count()).toBe(0);
     await context.close();
@@ -166,7 +152,7 @@ describe('stars and think time', () => {
       const { context, page } = await openApp(app, { reducedMotion });
       await judgeReplies(page, { 'Jupiter is the biggest': { type: 'answer', correct: true } });
       await startConversation(page);
-      await typeAndWaitFor(page, 'Jupiter is the biggest', t.takeYourTime);
+      await typeAndWaitFor(page, 'Jupiter is the biggest', t.listening);
       const animation = await page
         .locator('.star-icon')
         .evaluate((element) => getComputedStyle(element).animationName);

@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import type { Locale } from '../../lambdas/contract/languages';
+import type { Locale } from '#contract/languages';
 import { checkEveryState, checkIdleInEveryLanguage, longestLanguage, PHONE_HEIGHT } from './support/layout';
 import { installSpeechFakes } from './support/speech-fakes';
 import { openPhoneFrame, useWebKitApp, type WebKitApp } from './support/webkit';

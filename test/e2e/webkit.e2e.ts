@@ -2,11 +2,11 @@ import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Locale } from '../../lambdas/contract/languages';
-import { MESSAGES } from '../../web/src/i18n/messages';
-import { silentMp3 } from '../support/silent-mp3';
-import { pluralOf, STAR_MESSAGES } from '../../web/src/i18n/star-messages';
-import { speakingDeadlineMs } from '../../web/src/speech/browser-engine';
+import type { Locale } from '#contract/languages';
+import { MESSAGES } from '#web/i18n/messages';
+import { silentMp3 } from '#support/silent-mp3';
+import { pluralOf, STAR_MESSAGES } from '#web/i18n/star-messages';
+import { speakingDeadlineMs } from '#web/speech/browser-engine';
 import {
   ASTRO_MESSAGE,
   LISTENING,

@@ -7,27 +7,18 @@ import { Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_STATUS, type ErrorCode } from '../../lambdas/contract/errors';
-import { LOCALES } from '../../lambdas/contract/languages';
-import { API_ROUTES } from '../../lambdas/contract/routes';
-import {
-  chatRequestSchema,
-  feedbackRequestSchema,
-  generateImageRequestSchema,
-} from '../../lambdas/contract/schemas';
-import { apiGatewaySchema } from '../../infra/constructs/request-models';
-import {
-  readFeedbackConfig,
-  readPictureConfig,
-  readSpeechConfig,
-  readTutorConfig,
-} from '../../lambdas/config';
-import { createChatHandler } from '../../lambdas/chat/handler';
-import { createFeedbackHandler } from '../../lambdas/feedback/handler';
-import { createGenerateImageHandler } from '../../lambdas/generate-image/handler';
-import { createSpeechTokenHandler } from '../../lambdas/speech-token/handler';
-import { startFakeServer, sendJson, type FakeRoute } from '../support/loopback';
-import { completion } from '../support/openai-fake';
+import { ERROR_STATUS, type ErrorCode } from '#contract/errors';
+import { LOCALES } from '#contract/languages';
+import { API_ROUTES } from '#contract/routes';
+import { chatRequestSchema, feedbackRequestSchema, generateImageRequestSchema } from '#contract/schemas';
+import { apiGatewaySchema } from '#infra/constructs/request-models';
+import { readFeedbackConfig, readPictureConfig, readSpeechConfig, readTutorConfig } from '#lambdas/config';
+import { createChatHandler } from '#lambdas/chat/handler';
+import { createFeedbackHandler } from '#lambdas/feedback/handler';
+import { createGenerateImageHandler } from '#lambdas/generate-image/handler';
+import { createSpeechTokenHandler } from '#lambdas/speech-token/handler';
+import { startFakeServer, sendJson, type FakeRoute } from '#support/loopback';
+import { completion } from '#support/openai-fake';
 import { evaluate, synthAstro, type Synthesized } from './synth';
 
 const execFileAsync = promisify(execFile);

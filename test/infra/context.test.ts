@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ContextError, readAstroContext } from '../../infra/context';
+import { ContextError, readAstroContext } from '#infra/context';
 
 const read = (context: Record<string, unknown>) => readAstroContext((key) => context[key]);
 const problemsOf = (context: Record<string, unknown>) => {

@@ -5,12 +5,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { HISTORY_BUDGET } from '../../lambdas/chat/history-budget';
-import { readTutorConfig } from '../../lambdas/config';
-import { CHAT_USER_MESSAGE_MAX_CHARS, FEEDBACK_MAX_BODY_BYTES } from '../../lambdas/contract/limits';
-import type { RouteName } from '../../lambdas/contract/routes';
-import { perEndpoint } from '../../lambdas/endpoints';
-import { readAstroContext } from '../../infra/context';
+import { HISTORY_BUDGET } from '#lambdas/chat/history-budget';
+import { readTutorConfig } from '#lambdas/config';
+import { CHAT_USER_MESSAGE_MAX_CHARS, FEEDBACK_MAX_BODY_BYTES } from '#contract/limits';
+import type { RouteName } from '#contract/routes';
+import { perEndpoint } from '#lambdas/endpoints';
+import { readAstroContext } from '#infra/context';
 
 const DAY_S = 86_400;
 

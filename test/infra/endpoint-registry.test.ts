@@ -13,12 +13,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IConstruct } from 'constructs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { apiGatewaySchema } from '../../infra/constructs/request-models';
-import { API_ROUTES } from '../../lambdas/contract/routes';
-import { ENDPOINT_HANDLERS } from '../../lambdas/endpoint-handlers';
-import { ENDPOINT_NAMES, ENDPOINTS, type EndpointName } from '../../lambdas/endpoints';
-import { startLocalApi, type LocalApi } from '../../lambdas/local/local-api';
-import { apiEvent, buffered } from '../support/events';
+import { apiGatewaySchema } from '#infra/constructs/request-models';
+import { API_ROUTES } from '#contract/routes';
+import { ENDPOINT_HANDLERS } from '#lambdas/endpoint-handlers';
+import { ENDPOINT_NAMES, ENDPOINTS, type EndpointName } from '#lambdas/endpoints';
+import { startLocalApi, type LocalApi } from '#lambdas/local/local-api';
+import { apiEvent, buffered } from '#support/events';
 import { synthAstro, type Synthesized } from './synth';
 
 type Props = Record<string, unknown>;

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { App, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { AstroStack } from '../../infra/astro-stack';
-import { readAstroContext } from '../../infra/context';
+import { AstroStack } from '#infra/astro-stack';
+import { readAstroContext } from '#infra/context';
 
 export interface Synthesized {
   readonly app: App;

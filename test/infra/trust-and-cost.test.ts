@@ -5,8 +5,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { API_ROUTES } from '../../lambdas/contract/routes';
-import { SITE_HOST_CODE, SITE_HOST_HEADER } from '../../infra/constructs/site-host';
+import { API_ROUTES } from '#contract/routes';
+import { SITE_HOST_CODE, SITE_HOST_HEADER } from '#infra/constructs/site-host';
 import { synthAstro, type Synthesized } from './synth';
 
 type Props = Record<string, unknown>;

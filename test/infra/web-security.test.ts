@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { apiGatewaySchema } from '../../infra/constructs/request-models';
-import { contentSecurityPolicy, speechHosts } from '../../lambdas/contract/security-headers';
+import { apiGatewaySchema } from '#infra/constructs/request-models';
+import { contentSecurityPolicy, speechHosts } from '#contract/security-headers';
 
 describe('speech hosts', () => {
   it('are the recognition and synthesis hosts of the region, as the Azure Speech SDK builds them', () => {

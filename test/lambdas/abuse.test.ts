@@ -8,20 +8,20 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createChatHandler as streamingChatHandler } from '../../lambdas/chat/handler';
-import type { ErrorBody } from '../../lambdas/contract/errors';
-import { API_ROUTES, type RouteName } from '../../lambdas/contract/routes';
-import { createFeedbackHandler } from '../../lambdas/feedback/handler';
-import { createGenerateImageHandler } from '../../lambdas/generate-image/handler';
-import type { ApiHandler } from '../../lambdas/http/endpoint';
-import { createSpeechTokenHandler } from '../../lambdas/speech-token/handler';
-import { startTestDynamo, type TestDynamo } from '../support/dynalite';
-import { answersInJson, apiEvent, bodyOf } from '../support/events';
-import { feedbackBody } from '../support/feedback';
-import { awsError, startBedrockFake } from '../support/bedrock-fake';
-import { captureLogs } from '../support/logs';
-import { sendJson, startFakeServer, type FakeRoute, type FakeServer } from '../support/loopback';
-import { ticketFor, TRUST_ENV } from '../support/trust';
+import { createChatHandler as streamingChatHandler } from '#lambdas/chat/handler';
+import type { ErrorBody } from '#contract/errors';
+import { API_ROUTES, type RouteName } from '#contract/routes';
+import { createFeedbackHandler } from '#lambdas/feedback/handler';
+import { createGenerateImageHandler } from '#lambdas/generate-image/handler';
+import type { ApiHandler } from '#lambdas/http/endpoint';
+import { createSpeechTokenHandler } from '#lambdas/speech-token/handler';
+import { startTestDynamo, type TestDynamo } from '#support/dynalite';
+import { answersInJson, apiEvent, bodyOf } from '#support/events';
+import { feedbackBody } from '#support/feedback';
+import { awsError, startBedrockFake } from '#support/bedrock-fake';
+import { captureLogs } from '#support/logs';
+import { sendJson, startFakeServer, type FakeRoute, type FakeServer } from '#support/loopback';
+import { ticketFor, TRUST_ENV } from '#support/trust';
 
 /** These tests read whole JSON answers. */
 const createChatHandler = (...args: Parameters<typeof streamingChatHandler>) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, endpointOverride, readFeedbackConfig, readSpeechConfig } from '../../lambdas/config';
-import { createFeedbackHandler } from '../../lambdas/feedback/handler';
-import { createSpeechTokenHandler } from '../../lambdas/speech-token/handler';
+import { ConfigError, endpointOverride, readFeedbackConfig, readSpeechConfig } from '#lambdas/config';
+import { createFeedbackHandler } from '#lambdas/feedback/handler';
+import { createSpeechTokenHandler } from '#lambdas/speech-token/handler';
 
 describe('feedback configuration', () => {
   it('reads the table, endpoint, timeout and region', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, readPictureConfig, readTutorConfig } from '../../lambdas/config';
+import { ConfigError, readPictureConfig, readTutorConfig } from '#lambdas/config';
 
 describe('the tutor configuration', () => {
   it('uses the offline tutor when nothing is set', () => {

@@ -10,29 +10,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChatHandler } from '../../lambdas/chat/handler';
-import { ERROR_STATUS, type ErrorCode } from '../../lambdas/contract/errors';
-import { LOCALES } from '../../lambdas/contract/languages';
-import { API_ROUTES } from '../../lambdas/contract/routes';
+import { createChatHandler } from '#lambdas/chat/handler';
+import { ERROR_STATUS, type ErrorCode } from '#contract/errors';
+import { LOCALES } from '#contract/languages';
+import { API_ROUTES } from '#contract/routes';
 import {
   chatResponseSchema,
   feedbackResponseSchema,
   generateImageResponseSchema,
   speechTokenResponseSchema,
-} from '../../lambdas/contract/schemas';
-import { createFeedbackHandler } from '../../lambdas/feedback/handler';
-import { createGenerateImageHandler } from '../../lambdas/generate-image/handler';
-import { buffered } from '../support/events';
-import { readLines, textOf } from '../support/ndjson';
-import {
-  isStreamed,
-  type ApiEvent,
-  type ApiHandler,
-  type StreamingApiHandler,
-} from '../../lambdas/http/endpoint';
-import { createSpeechTokenHandler } from '../../lambdas/speech-token/handler';
-import { startTestDynamo, type TestDynamo } from '../support/dynalite';
-import { startFakeServer, type FakeServer } from '../support/loopback';
+} from '#contract/schemas';
+import { createFeedbackHandler } from '#lambdas/feedback/handler';
+import { createGenerateImageHandler } from '#lambdas/generate-image/handler';
+import { buffered } from '#support/events';
+import { readLines, textOf } from '#support/ndjson';
+import { isStreamed, type ApiEvent, type ApiHandler, type StreamingApiHandler } from '#lambdas/http/endpoint';
+import { createSpeechTokenHandler } from '#lambdas/speech-token/handler';
+import { startTestDynamo, type TestDynamo } from '#support/dynalite';
+import { startFakeServer, type FakeServer } from '#support/loopback';
 
 const RUNS = 1000;
 

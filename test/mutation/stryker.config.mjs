@@ -10,6 +10,7 @@ export default {
   vitest: { configFile: 'test/mutation/vitest.config.ts', related: true },
   mutate: [
     'lambdas/http/**/*.ts',
+    'lambdas/lib/**/*.ts',
     'lambdas/speech/**/*.ts',
     'lambdas/store/**/*.ts',
     'lambdas/tutor/**/*.ts',

@@ -1,5 +1,5 @@
-import { decodeFrame, encodeBinary, encodeText, type SpeechFrame } from './azure-speech-protocol';
-import { silentMp3 } from './silent-mp3';
+import { decodeFrame, encodeBinary, encodeText, type SpeechFrame } from '#support/azure-speech-protocol';
+import { silentMp3 } from '#support/silent-mp3';
 
 /**
  * A fake of the Azure Speech service that speaks the Speech SDK's own websocket protocol, for recognition
@@ -70,6 +70,11 @@ export type SynthesisScript =
   | {
       readonly kind: 'speak';
       readonly firstByteDelayMs?: number;
+      /**
+       * The time between two audio frames, as the service sends a long reply while it synthesizes it
+       * (default: every frame at once). The turn ends after the last frame.
+       */
+      readonly frameGapMs?: number;
       /** false: the audio is sent but the turn never ends. */
       readonly endTurn?: boolean;
     }
@@ -348,21 +353,30 @@ class SynthesisSession {
     this.port.sendText(encodeText('response', requestId, JSON.stringify({ audio: { streamId } })));
     const audio = this.fake.audio;
     const chunk = this.fake.audioChunkBytes;
-    const speak = () => {
+    const headers = {
+      Path: 'audio',
+      'X-RequestId': requestId,
+      'X-StreamId': streamId,
+      'Content-Type': 'audio/mpeg',
+    };
+    const frames: Uint8Array[] = [];
+    for (let start = 0; start < audio.byteLength; start += chunk) {
+      frames.push(audio.subarray(start, start + chunk));
+    }
+    // Synchronous unless the frames are paced: then each waits its gap.
+    const speak = async () => {
       if (this.record.closed) return;
       this.fake.timeline.push({ event: 'first-audio', at: clock() });
-      for (let start = 0; start < audio.byteLength; start += chunk) {
-        const headers = {
-          Path: 'audio',
-          'X-RequestId': requestId,
-          'X-StreamId': streamId,
-          'Content-Type': 'audio/mpeg',
-        };
-        this.port.sendBinary(encodeBinary(headers, audio.subarray(start, start + chunk)));
+      for (const [index, frame] of frames.entries()) {
+        if (index > 0 && script.frameGapMs) {
+          await new Promise((resolve) => setTimeout(resolve, script.frameGapMs));
+          if (this.record.closed) return;
+        }
+        this.port.sendBinary(encodeBinary(headers, frame));
       }
       if (script.endTurn !== false) this.port.sendText(encodeText('turn.end', requestId, '{}'));
     };
-    if (script.firstByteDelayMs) setTimeout(speak, script.firstByteDelayMs);
-    else speak();
+    if (script.firstByteDelayMs) setTimeout(() => void speak(), script.firstByteDelayMs);
+    else void speak();
   }
 }

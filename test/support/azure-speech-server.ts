@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import { createServer as createSecureServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer, type RawData } from 'ws';
-import { AzureSpeechFake } from './azure-speech-fake';
+import { AzureSpeechFake } from '#support/azure-speech-fake';
 
 export interface AzureSpeechServer {
   /** `ws://127.0.0.1:<port>` (`wss://` with a certificate): what the engine's serviceHost option takes. */

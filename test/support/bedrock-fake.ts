@@ -9,8 +9,8 @@ import type { ServerResponse } from 'node:http';
 import { crc32 } from 'node:zlib';
 import { createServer, type Http2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import type { FakeRoute, FakeServer, RecordedRequest } from './loopback';
-import { sendJson } from './loopback';
+import type { FakeRoute, FakeServer, RecordedRequest } from '#support/loopback';
+import { sendJson } from '#support/loopback';
 
 export async function startBedrockFake(route: FakeRoute): Promise<FakeServer> {
   let current = route;

@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { endpointOverride } from '../../lambdas/config';
-import { startEmbeddedDynamo } from '../../lambdas/local/embedded-dynamo';
+import { endpointOverride } from '#lambdas/config';
+import { startEmbeddedDynamo } from '#lambdas/local/embedded-dynamo';
 
 export interface TestDynamo {
   /** For `DYNAMODB_ENDPOINT`. */

@@ -5,7 +5,7 @@ import {
   type ApiHandler,
   type ApiResult,
   type StreamingApiHandler,
-} from '../../lambdas/http/endpoint';
+} from '#lambdas/http/endpoint';
 
 export interface EventInit {
   readonly method?: string;

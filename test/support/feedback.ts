@@ -1,4 +1,4 @@
-import type { FeedbackRequest } from '../../lambdas/contract/schemas';
+import type { FeedbackRequest } from '#contract/schemas';
 
 /** A valid feedback body, as the web app sends it after three learner messages. */
 export function feedbackBody(overrides: Partial<FeedbackRequest> = {}): FeedbackRequest {

@@ -1,5 +1,5 @@
-import type { Locale } from '../../lambdas/contract/languages';
-import { readKnowledgeFileSync } from '../../lambdas/tutor/offline/knowledge-files';
+import type { Locale } from '#contract/languages';
+import { readKnowledgeFileSync } from '#lambdas/tutor/offline/knowledge-files';
 
 interface LessonText {
   readonly name: string;

@@ -1,4 +1,4 @@
-import { setLogSink } from '../../lambdas/http/log';
+import { setLogSink } from '#lambdas/lib/log';
 
 export interface CapturedLogs {
   /** Every line written since capture started, as JSON text. */

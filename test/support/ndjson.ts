@@ -1,5 +1,5 @@
-import { chatStreamLineSchema, type ChatStreamLine } from '../../lambdas/contract/schemas';
-import { isStreamed, type ApiResult, type StreamedResult } from '../../lambdas/http/endpoint';
+import { chatStreamLineSchema, type ChatStreamLine } from '#contract/schemas';
+import { isStreamed, type ApiResult, type StreamedResult } from '#lambdas/http/endpoint';
 
 /** A handler's result that must be streamed. */
 export function streamed(result: ApiResult): StreamedResult {

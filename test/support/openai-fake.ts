@@ -1,6 +1,6 @@
 /** Speaking the OpenAI-compatible wire format (chat completions, images) on a loopback fake. */
-import type { FakeRoute } from './loopback';
-import { sendJson } from './loopback';
+import type { FakeRoute } from '#support/loopback';
+import { sendJson } from '#support/loopback';
 
 export interface FakeToolCall {
   readonly id: string;

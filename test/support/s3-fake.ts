@@ -3,7 +3,7 @@
  * `PUT /<bucket>/<key>`), so tests read back the key, content type, cache policy and bytes, and answers
  * HeadObject (`HEAD /<bucket>/<key>`: 200, or 404 as S3 does for a caller allowed to list the bucket).
  */
-import { startFakeServer, type FakeServer } from './loopback';
+import { startFakeServer, type FakeServer } from '#support/loopback';
 
 export interface StoredObject {
   readonly bucket: string;

@@ -1,5 +1,11 @@
 import type { ServerResponse } from 'node:http';
-import { sendJson, startFakeServer, type FakeRoute, type FakeServer, type RecordedRequest } from './loopback';
+import {
+  sendJson,
+  startFakeServer,
+  type FakeRoute,
+  type FakeServer,
+  type RecordedRequest,
+} from '#support/loopback';
 
 /**
  * Secrets Manager's GetSecretValue in its JSON protocol (`x-amz-target: secretsmanager.GetSecretValue`),

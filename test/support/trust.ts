@@ -1,6 +1,6 @@
-import type { ChatTurn } from '../../lambdas/contract/schemas';
-import { issueTicket, signReply } from '../../lambdas/trust/seals';
-import { parseTrustSecret } from '../../lambdas/trust/trust-keys';
+import type { ChatTurn } from '#contract/schemas';
+import { issueTicket, signReply } from '#lambdas/trust/seals';
+import { parseTrustSecret } from '#lambdas/trust/trust-keys';
 
 /** A signing key for tests, given to handlers as TRUST_KEY. */
 export const TEST_TRUST_SECRET = JSON.stringify({ current: 'test-signing-key-0123456789abcdefghijklmnop' });

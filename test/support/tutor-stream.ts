@@ -1,4 +1,4 @@
-import type { TutorStreamEvent } from '../../lambdas/tutor/tutor';
+import type { TutorStreamEvent } from '#lambdas/tutor/tutor';
 
 export interface Collected {
   readonly events: TutorStreamEvent[];

@@ -1,17 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type * as Http from '../../web/src/api/http';
-import { hang, startFakeServer, type FakeServer } from '../support/loopback';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type * as Http from '#web/api/http';
+import type * as SpeechToken from '#web/api/speech-token';
+import { hang, startFakeServer, type FakeServer } from '#support/loopback';
 
 // No API call may wait for ever: a server that never answers, or stalls mid-body, is cut off by the
 // call's deadline (real fetch against a loopback server; the deadline is shortened for the test).
 let server: FakeServer;
 let http: typeof Http;
+let speechToken: typeof SpeechToken;
 
 beforeAll(async () => {
   server = await startFakeServer(hang);
   vi.stubEnv('VITE_API_BASE', server.url);
   vi.resetModules();
-  http = await import('../../web/src/api/http');
+  http = await import('#web/api/http');
+  speechToken = await import('#web/api/speech-token');
 });
 afterAll(async () => {
   vi.unstubAllEnvs();
@@ -54,5 +57,40 @@ describe('API call deadlines', () => {
 
   it('waits longer than the API itself may take (its deadlines end before API Gateway gives up at 29 s)', () => {
     expect(http.API_DEADLINE_MS).toBeGreaterThan(29_000);
+  });
+});
+
+describe('the speech token deadline (docs/behaviour.md §7.11: 10 s, then the browser speaks)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  it('gives up on a token request after 10 s, not the 30 s of other calls', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    // AbortSignal.timeout runs on Node's own timers, which fake timers do not reach: the same signal on
+    // setTimeout, so the test can move the clock.
+    vi.spyOn(AbortSignal, 'timeout').mockImplementation((ms) => {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(new DOMException('The operation timed out.', 'TimeoutError')), ms);
+      return controller.signal;
+    });
+    // A token request the server never answers: fetch ends only when its signal aborts.
+    vi.stubGlobal(
+      'fetch',
+      (_url: string, init: RequestInit) =>
+        new Promise((_resolve, reject) =>
+          init.signal?.addEventListener('abort', () => reject(init.signal?.reason)),
+        ),
+    );
+    const outcome = { now: 'waiting' };
+    speechToken.fetchSpeechToken().catch((error: Error) => (outcome.now = error.name));
+
+    await vi.advanceTimersByTimeAsync(speechToken.SPEECH_TOKEN_DEADLINE_MS - 1);
+    expect(outcome.now).toBe('waiting');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(outcome.now).toBe('TimeoutError');
+    expect(speechToken.SPEECH_TOKEN_DEADLINE_MS).toBe(10_000);
   });
 });

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type * as ChatApi from '../../web/src/api/chat';
-import type * as FeedbackApi from '../../web/src/api/feedback';
-import type * as ImageApi from '../../web/src/api/generate-image';
-import type * as Http from '../../web/src/api/http';
-import type * as TokenApi from '../../web/src/api/speech-token';
-import { sendJson, startFakeServer, type FakeServer } from '../support/loopback';
+import type * as ChatApi from '#web/api/chat';
+import type * as FeedbackApi from '#web/api/feedback';
+import type * as ImageApi from '#web/api/generate-image';
+import type * as Http from '#web/api/http';
+import type * as TokenApi from '#web/api/speech-token';
+import { sendJson, startFakeServer, type FakeServer } from '#support/loopback';
 
 // The web's API calls, with real fetch against a loopback server standing in for the API.
 let server: FakeServer;
@@ -21,11 +21,11 @@ beforeAll(async () => {
   vi.stubEnv('VITE_API_BASE', server.url);
   vi.resetModules();
   api = {
-    chat: await import('../../web/src/api/chat'),
-    image: await import('../../web/src/api/generate-image'),
-    feedback: await import('../../web/src/api/feedback'),
-    token: await import('../../web/src/api/speech-token'),
-    http: await import('../../web/src/api/http'),
+    chat: await import('#web/api/chat'),
+    image: await import('#web/api/generate-image'),
+    feedback: await import('#web/api/feedback'),
+    token: await import('#web/api/speech-token'),
+    http: await import('#web/api/http'),
   };
 });
 afterAll(async () => {
@@ -136,7 +136,7 @@ describe('the web API calls', () => {
 
 describe('the VITE_* settings', () => {
   it('default to same-origin API calls and a provider byline', async () => {
-    const { parseWebSettings } = await import('../../web/src/app/env');
+    const { parseWebSettings } = await import('#web/lib/env');
     expect(parseWebSettings({})).toEqual({
       apiBase: '',
       providerName: 'Astro Learning',
@@ -146,7 +146,7 @@ describe('the VITE_* settings', () => {
   });
 
   it('take the configured values, trimming a trailing slash from the API base', async () => {
-    const { parseWebSettings } = await import('../../web/src/app/env');
+    const { parseWebSettings } = await import('#web/lib/env');
     expect(
       parseWebSettings({
         VITE_API_BASE: 'https://api.example.org/',
@@ -163,7 +163,7 @@ describe('the VITE_* settings', () => {
   });
 
   it('refuse a link that could run script, naming the variable', async () => {
-    const { parseWebSettings } = await import('../../web/src/app/env');
+    const { parseWebSettings } = await import('#web/lib/env');
     expect(() => parseWebSettings({ VITE_CONTACT_URL: 'javascript:alert(1)' })).toThrow(/VITE_CONTACT_URL/);
     expect(() => parseWebSettings({ VITE_API_BASE: 'ftp://x' })).toThrow(/VITE_API_BASE/);
   });

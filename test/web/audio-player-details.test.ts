@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AudioPlayer, isIOSDevice, silentWavDataUrl } from '../../web/src/speech/audio-player';
-import { DeadlineError } from '../../web/src/app/deadline';
-import { SpeechAudio } from '../../web/src/speech/speech-audio';
+import { AudioPlayer, isIOSDevice, silentWavDataUrl } from '#web/speech/audio-player';
+import { DeadlineError } from '#web/lib/deadline';
+import { SpeechAudio } from '#web/speech/speech-audio';
 
 // The audio player's details (docs/behaviour.md §10): the unlock clip is a valid silent WAV, Skip stops
 // and settles what plays, an element error is named by its code, the end deadline follows the speed, and

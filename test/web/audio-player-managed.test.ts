@@ -1,12 +1,12 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DeadlineError } from '../../web/src/app/deadline';
+import { DeadlineError } from '#web/lib/deadline';
 import {
   AudioPlayer,
   streamSourceFor,
   type StreamSourceConstructor,
-} from '../../web/src/speech/audio-player';
-import { SpeechAudio } from '../../web/src/speech/speech-audio';
+} from '#web/speech/audio-player';
+import { SpeechAudio } from '#web/speech/speech-audio';
 
 // iPhone's Safari (iOS 17.1 on) has no MediaSource, only WebKit's ManagedMediaSource, which opens only on
 // an element whose remote playback is off and says when it wants data (`streaming`, `startstreaming`,

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AudioPlayer, isIOSDevice, silentWavDataUrl } from '../../web/src/speech/audio-player';
-import { DeadlineError } from '../../web/src/app/deadline';
-import { SpeechAudio } from '../../web/src/speech/speech-audio';
+import { AudioPlayer, isIOSDevice, silentWavDataUrl } from '#web/speech/audio-player';
+import { DeadlineError } from '#web/lib/deadline';
+import { SpeechAudio } from '#web/speech/speech-audio';
 
 /** jsdom has no media playback: the element's play() is scripted here, at the browser-API level. */
 function scriptedAudio() {
@@ -539,6 +539,28 @@ describe('the audio player, playing each sentence while it arrives', () => {
     const outcome = expect(playing).rejects.toThrow(new DeadlineError('starting audio playback', 200));
     await vi.advanceTimersByTimeAsync(200);
     await outcome;
+  });
+
+  it('lets a sentence that has started playing go on past the start deadline while its chunks keep coming', async () => {
+    vi.useFakeTimers();
+    const { element } = scriptedAudio();
+    const player = STREAMING(element, { startMs: 200 });
+    const audio = new SpeechAudio(4);
+    const playing = player.play(audio, 1);
+    let failure: unknown;
+    playing.catch((error: unknown) => (failure = error));
+    // The element plays from the first chunk; the rest comes over a second, five times the start deadline.
+    for (let chunk = 0; chunk < 10; chunk += 1) {
+      audio.push(new Uint8Array(400));
+      await vi.advanceTimersByTimeAsync(100);
+    }
+    audio.end();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(failure).toBeUndefined();
+
+    element.dispatchEvent(new Event('ended'));
+    await expect(playing).resolves.toBeUndefined();
+    expect(ScriptedMediaSource.latest?.buffer.appended).toHaveLength(10);
   });
 
   it('resolves at once for a sentence with no audio, and on Skip without buffering what comes after', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startEngine, stopEngines, tokenFor } from './azure-speech-harness';
+import { PushMicrophone, startEngine, stopEngines, tokenFor } from './azure-speech-harness';
 
 // The real Speech SDK recognising against the fake Azure Speech service (test/support/azure-speech-fake.ts).
 
@@ -154,6 +154,35 @@ describe('Azure recognition against the speech service protocol', () => {
     await vi.waitFor(() => expect(heard.health).toEqual(['reconnecting', 'listening']), { timeout: 5000 });
     service.fake.say('Hello again');
     await vi.waitFor(() => expect(heard.events).toContain('final:Hello again'));
+  });
+
+  it('waits longer after each failed reconnect, up to its longest wait, and comes back (§10.5)', async () => {
+    // A scaled-down backoff: each wait is at least the one before, the last one repeats.
+    const delays = [100, 200, 400];
+    const microphone = new PushMicrophone();
+    const built: number[] = [];
+    try {
+      const { engine, service, heard } = await startEngine({
+        reconnectDelaysMs: delays,
+        audioInput: () => {
+          built.push(performance.now());
+          return microphone.audioInput();
+        },
+      });
+      // The service refuses every token the engine has or fetches: each new recogniser fails at once.
+      service.fake.refusedTokens.add('first-token').add('second-token');
+      await engine.startListening('en-US', heard);
+      await vi.waitFor(() => expect(built.length).toBeGreaterThanOrEqual(5), { timeout: 5000 });
+      service.fake.refusedTokens.clear();
+
+      const waits = built.slice(1, 5).map((at, index) => at - (built[index] ?? at));
+      // Each recogniser is built no sooner than its wait after the one before (a timer may round 1 ms down).
+      [100, 200, 400, 400].forEach((delay, index) => expect(waits[index]).toBeGreaterThanOrEqual(delay - 1));
+      await vi.waitFor(() => expect(heard.health.at(-1)).toBe('listening'), { timeout: 5000 });
+      expect(heard.health).toEqual(['reconnecting', 'listening']);
+    } finally {
+      microphone.close();
+    }
   });
 
   it('refreshes the token before it expires, reschedules, and the next socket carries the new token', async () => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DeadlineError } from '../../web/src/app/deadline';
-import { SpokenReply } from '../../web/src/conversation/spoken-reply';
-import { silentMp3 } from '../support/silent-mp3';
+import { DeadlineError } from '#web/lib/deadline';
+import { SpokenReply } from '#web/conversation/spoken-reply';
+import { silentMp3 } from '#support/silent-mp3';
 import { startEngine, stopEngines, TEST_DEADLINES } from './azure-speech-harness';
 
 // The real Speech SDK synthesizing against the fake Azure Speech service (test/support/azure-speech-fake.ts).
@@ -109,6 +109,22 @@ describe('Azure synthesis against the speech service protocol', () => {
     await engine.speak('Slow but fine', 'en-US', 1);
     await expect(engine.speak('Too slow', 'en-US', 1)).rejects.toThrow(/first synthesized audio/);
     expect(output.played).toHaveLength(1);
+  });
+
+  it('lets a long synthesis whose audio came in time run past the first-audio deadline (§10.15)', async () => {
+    const { engine, service, output } = await startEngine({
+      deadlines: { ...TEST_DEADLINES, synthesisFirstByteMs: 400, synthesisMs: 4000 },
+    });
+    // 2,800 bytes in 7 frames 200 ms apart: the last comes 1.2 s after the first, 3 times the first-audio
+    // deadline and well within the whole synthesis's 4 s.
+    service.fake.audioChunkBytes = 400;
+    service.fake.scriptSynthesis({ kind: 'speak', frameGapMs: 200 });
+
+    await engine.speak('Saturn’s rings are made of ice and rock, some as small as dust.', 'en-US', 1);
+
+    expect(output.played).toHaveLength(1);
+    expect(output.played[0]?.bytes).toEqual(service.fake.audio);
+    expect(service.fake.synthesisSockets()).toHaveLength(1);
   });
 
   it('abandons a synthesis whose audio starts but never completes', async () => {

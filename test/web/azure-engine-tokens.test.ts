@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SpeechTokenResponse } from '../../lambdas/contract/schemas';
-import type { AudioOutput } from '../../web/src/speech/audio-player';
-import { AzureSpeechEngine } from '../../web/src/speech/azure-engine';
-import type { RecognitionHandlers } from '../../web/src/speech/engine';
+import type { SpeechTokenResponse } from '#contract/schemas';
+import type { AudioOutput } from '#web/speech/audio-player';
+import { AzureSpeechEngine } from '#web/speech/azure-engine';
+import type { RecognitionHandlers } from '#web/speech/engine';
 import { scriptedMicrophone, scriptedSdk } from './scripted-speech-sdk';
 
 // When the Azure engine renews its token (docs/behaviour.md §10.8): a minute before expiresAt, never more

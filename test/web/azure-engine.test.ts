@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AzureSpeechEngine, ssmlFor, withoutToken } from '../../web/src/speech/azure-engine';
-import type { AudioOutput } from '../../web/src/speech/audio-player';
-import type { ListeningHealth } from '../../web/src/speech/engine';
+import { AzureSpeechEngine, ssmlFor, withoutToken } from '#web/speech/azure-engine';
+import type { AudioOutput } from '#web/speech/audio-player';
+import type { ListeningHealth } from '#web/speech/engine';
 import { scriptedMicrophone, scriptedSdk } from './scripted-speech-sdk';
 
 // The engine's speech path runs against the real SDK and the fake service in azure-engine-recognition and
@@ -107,6 +107,59 @@ describe('the Azure engine on the microphone', () => {
     expect(health).toEqual(['microphone_denied']);
     expect(getMicrophone).toHaveBeenCalledTimes(1);
     expect(recognizers).toHaveLength(0);
+    engine.dispose();
+  });
+});
+
+describe('the Azure engine reconnecting (docs/behaviour.md §10.5, §9.9)', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('retries a microphone another app holds after 0.5 s, 1 s, 2 s, 4 s, then every 10 s, and starts over once it listens', async () => {
+    const mic = scriptedMicrophone();
+    let busy = true;
+    const getMicrophone = vi.fn(async () => {
+      if (busy) throw new DOMException('Could not start audio source', 'NotReadableError');
+      return mic.stream;
+    });
+    const { sdk, recognizers } = scriptedSdk();
+    // The engine's own backoff: no reconnectDelaysMs.
+    const engine = new AzureSpeechEngine(sdk, {
+      token: { token: 't', region: 'eastus', expiresAt: new Date(Date.now() + 600_000).toISOString() },
+      fetchToken: async () => null,
+      player: silentOutput,
+      getMicrophone,
+    });
+    const health: ListeningHealth[] = [];
+    await engine.startListening('en-US', {
+      onInterim: () => undefined,
+      onFinal: () => undefined,
+      onHealth: (value) => health.push(value),
+    });
+    expect(getMicrophone).toHaveBeenCalledTimes(1);
+
+    for (const [index, wait] of [500, 1000, 2000, 4000, 10_000, 10_000].entries()) {
+      await vi.advanceTimersByTimeAsync(wait - 1);
+      expect(getMicrophone).toHaveBeenCalledTimes(index + 1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(getMicrophone).toHaveBeenCalledTimes(index + 2);
+    }
+    expect(health).toEqual(['reconnecting']);
+
+    // Free again: the next try listens, and after the next failure the wait is 0.5 s again.
+    busy = false;
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(health).toEqual(['reconnecting', 'listening']);
+    recognizers[0]?.canceled?.(null, { reason: 0, errorCode: 4, errorDetails: 'websocket error code: 1007' });
+    await vi.advanceTimersByTimeAsync(499);
+    expect(recognizers).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(recognizers).toHaveLength(2);
+    expect(health).toEqual(['reconnecting', 'listening', 'reconnecting', 'listening']);
     engine.dispose();
   });
 });

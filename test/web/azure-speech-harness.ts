@@ -1,14 +1,10 @@
 import * as sdk from 'microsoft-cognitiveservices-speech-sdk';
-import type { SpeechTokenResponse } from '../../lambdas/contract/schemas';
-import type { AudioOutput } from '../../web/src/speech/audio-player';
-import type { SpeechAudio } from '../../web/src/speech/speech-audio';
-import {
-  AzureSpeechEngine,
-  type AzureEngineOptions,
-  type SpeechDeadlines,
-} from '../../web/src/speech/azure-engine';
-import type { ListeningHealth, RecognitionHandlers } from '../../web/src/speech/engine';
-import { startAzureSpeechServer, type AzureSpeechServer } from '../support/azure-speech-server';
+import type { SpeechTokenResponse } from '#contract/schemas';
+import type { AudioOutput } from '#web/speech/audio-player';
+import type { SpeechAudio } from '#web/speech/speech-audio';
+import { AzureSpeechEngine, type AzureEngineOptions, type SpeechDeadlines } from '#web/speech/azure-engine';
+import type { ListeningHealth, RecognitionHandlers } from '#web/speech/engine';
+import { startAzureSpeechServer, type AzureSpeechServer } from '#support/azure-speech-server';
 
 /**
  * A stand-in microphone for the real SDK in Node: each recogniser gets its own push stream, and a pump

@@ -1,10 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  BROWSER_SPEECH_TIMINGS,
-  BrowserSpeechEngine,
-  speakingDeadlineMs,
-} from '../../web/src/speech/browser-engine';
-import { NoVoiceError, type ListeningHealth } from '../../web/src/speech/engine';
+import { BROWSER_SPEECH_TIMINGS, BrowserSpeechEngine, speakingDeadlineMs } from '#web/speech/browser-engine';
+import { NoVoiceError, type ListeningHealth } from '#web/speech/engine';
 
 /** Scripted Web Speech API objects, as a browser window would hold them. */
 function fakeWindow(

@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type * as ChatApi from '../../web/src/api/chat';
-import type * as Http from '../../web/src/api/http';
-import { hang, sendJson, startFakeServer, type FakeServer } from '../support/loopback';
-import { gate } from '../support/tutor-stream';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as ChatApi from '#web/api/chat';
+import type * as Http from '#web/api/http';
+import { hang, sendJson, startFakeServer, type FakeServer } from '#support/loopback';
+import { gate } from '#support/tutor-stream';
 
 // The web's streamed chat call: real fetch against a loopback server standing in for the API, and a
 // Response built from a ReadableStream where the exact cut of the network chunks matters.
@@ -14,8 +14,8 @@ beforeAll(async () => {
   server = await startFakeServer((_request, response) => sendJson(response, 500, {}));
   vi.stubEnv('VITE_API_BASE', server.url);
   vi.resetModules();
-  chat = await import('../../web/src/api/chat');
-  http = await import('../../web/src/api/http');
+  chat = await import('#web/api/chat');
+  http = await import('#web/api/http');
 });
 afterAll(async () => {
   vi.unstubAllEnvs();
@@ -28,7 +28,9 @@ afterEach(() => {
 const request = { userMessage: 'What is a comet?', language: 'en-US' as const, chatHistory: [] };
 const NDJSON = { 'Content-Type': 'application/x-ndjson', 'X-Astro-Tutor': 'bedrock' };
 const line = (value: unknown) => `${JSON.stringify(value)}\n`;
-const SHORT = { firstByteMs: 200, idleMs: 200 };
+// Each deadline short only where it is the one under test, so that neither can pass for the other.
+const SHORT_FIRST_LINE = { firstByteMs: 200, idleMs: 60_000 };
+const SHORT_SILENCE = { firstByteMs: 60_000, idleMs: 200 };
 
 /** Records what the handlers were given, in order. */
 function recorder() {
@@ -53,6 +55,24 @@ function answerWithChunks(chunks: readonly Uint8Array[], headers: Record<string,
     });
     return new Response(body, { status: 200, headers });
   });
+}
+
+/** Answers fetch with an NDJSON body whose lines the test sends when it chooses. */
+function answerLineByLine() {
+  let body!: ReadableStreamDefaultController<Uint8Array>;
+  const stream = new ReadableStream<Uint8Array>({ start: (controller) => void (body = controller) });
+  vi.stubGlobal('fetch', async () => new Response(stream, { status: 200, headers: NDJSON }));
+  return (value: unknown) => body.enqueue(new TextEncoder().encode(line(value)));
+}
+
+/** How a call has ended so far: still waiting, its reply's text, or its error's message. */
+function outcomeOf(promise: Promise<{ response: string }>) {
+  const outcome = { now: 'waiting' };
+  promise.then(
+    (reply) => (outcome.now = `reply: ${reply.response}`),
+    (error: Error) => (outcome.now = `failed: ${error.message}`),
+  );
+  return outcome;
 }
 
 const failureOf = (promise: Promise<unknown>) =>
@@ -165,6 +185,39 @@ describe('streamChat', () => {
     expect(whole.check).toEqual({ type: 'answer', correct: true });
   });
 
+  it.each([
+    [
+      { type: 'answer', correct: false, openQuestion: true },
+      { type: 'answer', correct: false, openQuestion: true },
+    ],
+    [
+      { type: 'answer', correct: true, openQuestion: true, hint: 'x' },
+      { type: 'answer', correct: true, openQuestion: true },
+    ],
+    [
+      { type: 'answer', correct: true, openQuestion: false },
+      { type: 'answer', correct: true },
+    ],
+    [
+      { type: 'answer', correct: false, openQuestion: 'yes' },
+      { type: 'answer', correct: false },
+    ],
+    [{ type: 'question', openQuestion: true, topic: 'sun' }, { type: 'question' }],
+  ])(
+    'reads %j as %j: openQuestion only when exactly true, unknown fields dropped, streamed or whole',
+    async (sent, read) => {
+      server.respondWith((_request, response) => {
+        response.writeHead(200, NDJSON);
+        response.end(
+          line({ type: 'delta', text: 'Hi.' }) + line({ type: 'done', response: 'Hi.', check: sent }),
+        );
+      });
+      expect((await chat.streamChat(request, recorder().handlers)).check).toEqual(read);
+      server.respondWith((_request, response) => sendJson(response, 200, { response: 'Hi.', check: sent }));
+      expect((await chat.streamChat(request, recorder().handlers)).check).toEqual(read);
+    },
+  );
+
   it.each([{ type: 'answer' }, { type: 'answer', correct: 'yes' }, { type: 'quiz' }, 'question', null])(
     'ignores a malformed check (%j) and keeps the reply',
     async (check) => {
@@ -249,7 +302,9 @@ describe('streamChat', () => {
   it('gives up when no answer starts within the first-byte deadline', async () => {
     server.respondWith(hang);
 
-    const failure = await failureOf(chat.streamChat(request, recorder().handlers, undefined, SHORT));
+    const failure = await failureOf(
+      chat.streamChat(request, recorder().handlers, undefined, SHORT_FIRST_LINE),
+    );
 
     expect(failure).toMatchObject({
       name: 'ApiRequestError',
@@ -264,7 +319,7 @@ describe('streamChat', () => {
     });
     const { seen, handlers } = recorder();
 
-    const failure = await failureOf(chat.streamChat(request, handlers, undefined, SHORT));
+    const failure = await failureOf(chat.streamChat(request, handlers, undefined, SHORT_SILENCE));
 
     expect(seen).toEqual(['delta:A comet is']);
     expect(failure).toMatchObject({ message: 'API call failed: the reply timed out' });
@@ -287,5 +342,60 @@ describe('streamChat', () => {
     );
 
     expect(await failure).toBe(reason);
+  });
+});
+
+describe('streamChat deadlines (docs/behaviour.md §7.11, §9.9: 30 s to the first line, then 20 s between lines)', () => {
+  const { firstByteMs, idleMs } = { firstByteMs: 30_000, idleMs: 20_000 };
+
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('uses those deadlines when the caller gives none', () => {
+    expect(chat.CHAT_STREAM_DEADLINES).toEqual({ firstByteMs, idleMs });
+  });
+
+  it('keeps reading a reply whose lines each come within 20 s, though the whole takes over a minute', async () => {
+    const send = answerLineByLine();
+    const outcome = outcomeOf(chat.streamChat(request, recorder().handlers));
+
+    // Each line comes 15 s after the one before: under the silence deadline, past the first line's.
+    for (const text of ['Comets ', 'are ', 'dirty ', 'snowballs.']) {
+      await vi.advanceTimersByTimeAsync(15_000);
+      send({ type: 'delta', text });
+    }
+    await vi.advanceTimersByTimeAsync(15_000);
+    send({ type: 'done', response: 'Comets are dirty snowballs.' });
+    await vi.advanceTimersByTimeAsync(0);
+
+    expect(outcome.now).toBe('reply: Comets are dirty snowballs.');
+  });
+
+  it('gives up 20 s after the last line, not when the first line’s 30 s run out', async () => {
+    const send = answerLineByLine();
+    const outcome = outcomeOf(chat.streamChat(request, recorder().handlers));
+
+    await vi.advanceTimersByTimeAsync(1_000);
+    send({ type: 'delta', text: 'A comet is' });
+    await vi.advanceTimersByTimeAsync(idleMs - 1);
+    expect(outcome.now).toBe('waiting');
+
+    await vi.advanceTimersByTimeAsync(1);
+    expect(outcome.now).toBe('failed: API call failed: the reply timed out');
+  });
+
+  it('gives up when the first line takes over 30 s, though the silence deadline is shorter', async () => {
+    answerLineByLine();
+    const outcome = outcomeOf(chat.streamChat(request, recorder().handlers));
+
+    await vi.advanceTimersByTimeAsync(firstByteMs - 1);
+    expect(outcome.now).toBe('waiting');
+
+    await vi.advanceTimersByTimeAsync(1);
+    expect(outcome.now).toBe('failed: API call failed: the reply timed out');
   });
 });

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Locale } from '../../lambdas/contract/languages';
-import type { ChatReply, ChatStreamHandlers } from '../../web/src/api/chat';
-import { ConversationController, type ConversationDeps } from '../../web/src/conversation/controller';
-import type { RecognitionHandlers, SpeechEngine } from '../../web/src/speech/engine';
+import type { Locale } from '#contract/languages';
+import type { ChatReply, ChatStreamHandlers } from '#web/api/chat';
+import { ConversationController, type ConversationDeps } from '#web/conversation/controller';
+import type { RecognitionHandlers, SpeechEngine } from '#web/speech/engine';
 
 /** A speech engine that records each sentence and plays it only when the test says so. */
 class QueueEngine implements SpeechEngine {
@@ -320,5 +320,53 @@ describe('a streamed reply, spoken sentence by sentence', () => {
     const h = harness();
     h.controller.replay();
     expect(h.controller.getState().status).toBe('idle');
+  });
+});
+
+describe('the feedback dialog and a reply still arriving (docs/behaviour.md §4.18)', () => {
+  /** Start, two exchanges that leave no question open, then the third message: the dialog is due. */
+  async function thirdMessageSent(h: ReturnType<typeof harness>) {
+    h.controller.start();
+    await settle();
+    h.stream.done({ response: 'Hello.' });
+    for (const text of ['One?', 'Two?', 'Three?']) {
+      await settle();
+      h.engine.playNext();
+      await settle();
+      expect(h.controller.getState().feedback.open).toBe(false);
+      expect(h.controller.submitUtterance(text)).toBe(true);
+      await settle();
+      if (text !== 'Three?') h.stream.done({ response: 'Yes.' });
+    }
+  }
+
+  it.each([
+    ['ends with a check question: the dialog stays closed', { type: 'question' } as const, false],
+    ['asks nothing: the dialog opens', undefined, true],
+  ])('waits for the end of a reply that Skip cut short; one that %s', async (_case, check, opens) => {
+    const h = harness();
+    await thirdMessageSent(h);
+    h.stream.delta('The Sun is a star. Is it a ');
+    await settle();
+    h.controller.skip();
+    expect(h.controller.getState()).toMatchObject({ status: 'listening', feedback: { open: false } });
+    const response = 'The Sun is a star. Is it a planet or a star?';
+    h.stream.delta('planet or a star?');
+    h.stream.done(check ? { response, check } : { response });
+    await settle();
+    expect(h.controller.getState().checkOpen).toBe(!opens);
+    expect(h.controller.getState().feedback.open).toBe(opens);
+  });
+
+  it('opens once a reply that broke off mid-way has been said: what was shown asks nothing', async () => {
+    const h = harness();
+    await thirdMessageSent(h);
+    h.stream.delta('The Moon is rock.');
+    h.stream.fail(new Error('stream broke'));
+    await settle();
+    expect(h.controller.getState()).toMatchObject({ status: 'speaking', feedback: { open: false } });
+    h.engine.playNext();
+    await settle();
+    expect(h.controller.getState()).toMatchObject({ status: 'listening', feedback: { open: true } });
   });
 });

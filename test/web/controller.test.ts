@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { initMessage, type Locale } from '../../lambdas/contract/languages';
-import { CHAT_USER_MESSAGE_MAX_CHARS } from '../../lambdas/contract/limits';
-import type { ChatRequest, FeedbackRequest } from '../../lambdas/contract/schemas';
-import type { ChatReply } from '../../web/src/api/chat';
-import { ConversationController, type ConversationDeps } from '../../web/src/conversation/controller';
-import { isBusy, isInitializing } from '../../web/src/conversation/state';
-import { NoVoiceError, type RecognitionHandlers, type SpeechEngine } from '../../web/src/speech/engine';
+import { initMessage, type Locale } from '#contract/languages';
+import { CHAT_USER_MESSAGE_MAX_CHARS } from '#contract/limits';
+import type { ChatRequest, FeedbackRequest } from '#contract/schemas';
+import type { ChatReply } from '#web/api/chat';
+import { ConversationController, type ConversationDeps } from '#web/conversation/controller';
+import { isBusy, isInitializing } from '#web/conversation/state';
+import { NoVoiceError, type RecognitionHandlers, type SpeechEngine } from '#web/speech/engine';
 
 const IDS = ['6f1c0a3e-8d1b-4c0e-9a55-0b2d3c4e5f60', '7a2d1b4f-9e2c-4d1f-8b66-1c3e4d5f6a71'];
 
@@ -612,27 +612,40 @@ describe('teaching in the conversation (docs/behaviour.md §17)', () => {
     await settle();
     expect(h.controller.getState()).toMatchObject({ status: 'listening', checkOpen: true });
 
-    h.replyWith(right);
-    expect(h.controller.submitUtterance('Jupiter')).toBe(true);
+    h.replyWith({ ...wrong, check: { ...wrong.check, openQuestion: true } });
+    expect(h.controller.submitUtterance('Mars')).toBe(true);
     // The question is answered, but the engine is not retuned while the reply is on its way.
     expect(h.controller.getState().checkOpen).toBe(false);
     expect(h.engine.thinkTimes).toEqual([true]);
-    // The judgement may ask again (a quiz's next question): think time stays open, nothing to retune.
+    // The judgement asks again (the hint and the question again): think time stays open, nothing to retune.
     await settle();
     expect(h.controller.getState().checkOpen).toBe(true);
     expect(h.engine.thinkTimes).toEqual([true]);
     h.engine.finishPlayback();
     await settle();
-    // A reply without a check: think time closes once the reply has been spoken and Astro listens.
-    h.replyWith({ response: 'Saturn has rings.' });
-    h.engine.handlers?.onFinal('Tell me about Saturn');
+    // Judged right, then an offer: think time closes once the reply has been spoken and Astro listens.
+    h.replyWith(right);
+    h.engine.handlers?.onFinal('Jupiter');
     await settle();
-    expect(h.controller.getState()).toMatchObject({ status: 'speaking', checkOpen: false });
+    expect(h.controller.getState()).toMatchObject({ status: 'speaking', checkOpen: false, stars: 1 });
     expect(h.engine.thinkTimes).toEqual([true]);
     h.engine.finishPlayback();
     await settle();
     expect(h.controller.getState()).toMatchObject({ status: 'listening', checkOpen: false });
     expect(h.engine.thinkTimes).toEqual([true, false]);
+    // A reply without a check after a question: the same, back to the default once Astro listens.
+    h.replyWith(question);
+    await say(h, 'Tell me about Jupiter');
+    expect(h.engine.thinkTimes).toEqual([true, false, true]);
+    h.replyWith({ response: 'Saturn has rings.' });
+    h.engine.handlers?.onFinal('Tell me about Saturn');
+    await settle();
+    expect(h.controller.getState()).toMatchObject({ status: 'speaking', checkOpen: false });
+    expect(h.engine.thinkTimes).toEqual([true, false, true]);
+    h.engine.finishPlayback();
+    await settle();
+    expect(h.controller.getState()).toMatchObject({ status: 'listening', checkOpen: false });
+    expect(h.engine.thinkTimes).toEqual([true, false, true, false]);
   });
 
   it('ends think time with the conversation without retuning an engine that is being released', async () => {

@@ -1,6 +1,6 @@
 import { randomFillSync } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { newConversationId, nextLoadingId, nextMessageId } from '../../web/src/conversation/message-id';
+import { newConversationId, nextLoadingId, nextMessageId } from '#web/conversation/message-id';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

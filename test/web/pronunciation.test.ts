@@ -1,15 +1,10 @@
 // @vitest-environment jsdom
 import { describe, expect, it, vi } from 'vitest';
-import { LOCALES, type Locale } from '../../lambdas/contract/languages';
-import { ssmlFor } from '../../web/src/speech/azure-engine';
-import { aliased, pronounced } from '../../web/src/speech/pronunciation';
-import * as lexicon from '../../web/src/speech/pronunciation-lexicon';
-import {
-  IPA_LOCALES,
-  LEXICON,
-  type IpaLocale,
-  type NameEntry,
-} from '../../web/src/speech/pronunciation-lexicon';
+import { LOCALES, type Locale } from '#contract/languages';
+import { ssmlFor } from '#web/speech/azure-engine';
+import { aliased, pronounced } from '#web/speech/pronunciation';
+import * as lexicon from '#web/speech/pronunciation-lexicon';
+import { IPA_LOCALES, LEXICON, type IpaLocale, type NameEntry } from '#web/speech/pronunciation-lexicon';
 
 // Names said right (docs/behaviour.md §17.8): the SSML Azure gets, and the browser voice's alias spelling.
 
@@ -161,11 +156,11 @@ describe('the lexicon’s own rules', () => {
  */
 async function freshPronunciation() {
   vi.resetModules();
-  vi.doMock('../../web/src/speech/pronunciation-lexicon', () => lexicon);
+  vi.doMock('#web/speech/pronunciation-lexicon', () => lexicon);
   try {
-    return await import('../../web/src/speech/pronunciation');
+    return await import('#web/speech/pronunciation');
   } finally {
-    vi.doUnmock('../../web/src/speech/pronunciation-lexicon');
+    vi.doUnmock('#web/speech/pronunciation-lexicon');
   }
 }
 

@@ -1,4 +1,4 @@
-import type { SpeechSdk } from '../../web/src/speech/azure-engine';
+import type { SpeechSdk } from '#web/speech/azure-engine';
 
 /**
  * The slice of the Azure Speech SDK the engine's microphone and token paths touch, recording what the

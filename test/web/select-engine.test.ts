@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { AudioPlayer } from '../../web/src/speech/audio-player';
-import type * as SelectEngine from '../../web/src/speech/select-engine';
-import { sendJson, startFakeServer, type FakeServer } from '../support/loopback';
+import type { AudioPlayer } from '#web/speech/audio-player';
+import type * as SelectEngine from '#web/speech/select-engine';
+import { sendJson, startFakeServer, type FakeServer } from '#support/loopback';
 
 // Which engine a conversation gets (docs/behaviour.md §10): the browser's own speech whenever the server
 // has no Azure token to give, whatever the reason, so Start always gets an engine. Real fetch against a
@@ -20,11 +20,11 @@ beforeAll(async () => {
   vi.resetModules();
   // The Azure engine itself meets the fake speech service in azure-engine-*.test.ts; here only the
   // choice and what it is given are at stake.
-  vi.doMock('../../web/src/speech/azure-engine', () => ({ createAzureEngine }));
-  ({ selectSpeechEngine: select } = await import('../../web/src/speech/select-engine'));
+  vi.doMock('#web/speech/azure-engine', () => ({ createAzureEngine }));
+  ({ selectSpeechEngine: select } = await import('#web/speech/select-engine'));
 });
 afterAll(async () => {
-  vi.doUnmock('../../web/src/speech/azure-engine');
+  vi.doUnmock('#web/speech/azure-engine');
   vi.unstubAllEnvs();
   await server.close();
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SentenceCutter, sentencesOf } from '../../web/src/conversation/sentences';
+import { SentenceCutter, sentencesOf } from '#web/conversation/sentences';
 
 /** Feeds the text in pieces of `size` characters and records what comes out after each piece. */
 function streamed(text: string, locale: Parameters<typeof sentencesOf>[1], size: number) {

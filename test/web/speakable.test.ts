@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { LOCALES, type Locale } from '../../lambdas/contract/languages';
-import { SentenceCutter, sentencesOf } from '../../web/src/conversation/sentences';
-import { speakableText, unbreakableSpans } from '../../web/src/speech/speakable';
+import { LOCALES, type Locale } from '#contract/languages';
+import { SentenceCutter, sentencesOf } from '#web/conversation/sentences';
+import { speakableText, unbreakableSpans } from '#web/speech/speakable';
 
 // What is spoken is derived from what is shown (docs/behaviour.md §17.7): one table per language.
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SpeechAudio } from '../../web/src/speech/speech-audio';
+import { SpeechAudio } from '#web/speech/speech-audio';
 
 const bytes = (...values: number[]) => new Uint8Array(values);
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Locale } from '../../lambdas/contract/languages';
-import { SpokenReply } from '../../web/src/conversation/spoken-reply';
-import { NoVoiceError, type SpeechEngine } from '../../web/src/speech/engine';
+import type { Locale } from '#contract/languages';
+import { SpokenReply } from '#web/conversation/spoken-reply';
+import { NoVoiceError, type SpeechEngine } from '#web/speech/engine';
 
 // One reply spoken as a pipeline (docs/behaviour.md §10.12): each sentence to the engine as soon as it is
 // complete, in order even while the engine is getting ready, the first failure silencing the rest, and

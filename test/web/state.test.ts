@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CHAT_HISTORY_MAX_TURNS,
-  CHAT_TURN_MAX_CHARS,
-  FEEDBACK_HISTORY_MAX_MESSAGES,
-} from '../../lambdas/contract/limits';
-import { PLAYBACK_SPEEDS } from '../../web/src/conversation/speed';
-import type { ChatMessage } from '../../lambdas/contract/schemas';
-import { DEFAULT_LEVEL, type Check } from '../../lambdas/contract/teaching';
+import { CHAT_HISTORY_MAX_TURNS, CHAT_TURN_MAX_CHARS, FEEDBACK_HISTORY_MAX_MESSAGES } from '#contract/limits';
+import { PLAYBACK_SPEEDS } from '#web/conversation/speed';
+import type { ChatMessage } from '#contract/schemas';
+import { DEFAULT_LEVEL, type Check } from '#contract/teaching';
 import {
   lastReplyText,
   canSubmitFeedback,
@@ -16,9 +12,10 @@ import {
   initialState,
   isBusy,
   isInitializing,
+  openQuestionId,
   type ConversationAction,
   type ConversationState,
-} from '../../web/src/conversation/state';
+} from '#web/conversation/state';
 
 const ID = '0b7f4c1e-1d5e-4a51-9b1e-3f0b6f1d2c3a';
 
@@ -35,7 +32,12 @@ const reply = (text = 'Hello, I am Astro.', id = 100): ConversationAction => ({
   offlineTutor: false,
 });
 const finished: ConversationAction = { type: 'playback_finished', conversationId: ID };
-const listening = () => run(started(), reply(), finished);
+const completed = (check?: Check): ConversationAction => ({
+  type: 'reply_completed',
+  conversationId: ID,
+  ...(check ? { check } : {}),
+});
+const listening = () => run(started(), reply(), completed(), finished);
 const utterance = (text: string, id: number): ConversationAction => ({
   type: 'utterance_received',
   id,
@@ -258,24 +260,45 @@ describe('the Start/End button rule (docs/behaviour.md §2.11)', () => {
 });
 
 describe('the feedback modal (docs/behaviour.md §4.18–§4.20, §5)', () => {
-  const turn = (state: ConversationState, n: number) =>
-    run(state, utterance(`Question ${n}`, 1000 + n), reply(`Answer ${n}`, 2000 + n), finished);
+  /** The learner's message n, Astro's whole reply to it (with `check`, if any), spoken to its end. */
+  const turn = (state: ConversationState, n: number, check?: Check) =>
+    run(
+      state,
+      utterance(`Question ${n}`, 1000 + n),
+      reply(`Answer ${n}`, 2000 + n),
+      completed(check),
+      finished,
+    );
+  const question: Check = { type: 'question' };
+  const askedAgain: Check = { type: 'answer', correct: false, openQuestion: true };
 
-  it('opens at the third user message, not before', () => {
+  it('opens once Astro has answered the third user message and listens again, not before', () => {
     const two = turn(turn(listening(), 1), 2);
     expect(two.feedback.open).toBe(false);
-    const three = run(two, utterance('Question 3', 1003));
-    expect(three.feedback).toEqual({ open: true, done: false, sending: false });
+    // The third message is accepted, and its reply said: the dialog waits until Astro listens again.
+    const accepted = run(two, utterance('Question 3', 1003));
+    expect(accepted.feedback.open).toBe(false);
+    const said = run(accepted, reply('Answer 3', 2003), completed());
+    expect(said).toMatchObject({ status: 'speaking', feedback: { open: false } });
+    expect(run(said, finished).feedback).toEqual({ open: true, done: false, sending: false });
   });
 
   it.each(['feedback_dismissed', 'feedback_settled'] as const)('never opens again after %s', (closing) => {
-    let state = run(turn(turn(listening(), 1), 2), utterance('Question 3', 1003));
+    let state = turn(turn(turn(listening(), 1), 2), 3);
+    expect(state.feedback.open).toBe(true);
     if (closing === 'feedback_settled') state = run(state, { type: 'feedback_submitted' });
-    state = run(state, { type: closing }, reply('A3', 2003), finished);
+    state = run(state, { type: closing });
     expect(state.feedback).toEqual({ open: false, done: true, sending: false });
     state = turn(state, 4);
     expect(state.feedback.open).toBe(false);
-    state = run(state, { type: 'ended' }, { type: 'started', conversationId: ID }, reply(), finished);
+    state = run(
+      state,
+      { type: 'ended' },
+      { type: 'started', conversationId: ID },
+      reply(),
+      completed(),
+      finished,
+    );
     for (let n = 1; n <= 4; n += 1) state = turn(state, n);
     expect(state.feedback.open).toBe(false);
   });
@@ -284,10 +307,13 @@ describe('the feedback modal (docs/behaviour.md §4.18–§4.20, §5)', () => {
     const two = turn(turn(listening(), 1), 2);
     const ended = run(two, { type: 'ended' });
     expect(run(ended, utterance('Question 3', 1003)).feedback.open).toBe(false);
+    // Ended while the reply to the third message was on its way: it never opens for that conversation.
+    const waiting = run(two, utterance('Question 3', 1003), { type: 'ended' });
+    expect(run(waiting, reply('Answer 3', 2003), completed(), finished).feedback.open).toBe(false);
   });
 
   it('Submit sets the done flag and sending; the settled answer closes the modal, success or not', () => {
-    const open = run(turn(turn(listening(), 1), 2), utterance('Question 3', 1003));
+    const open = turn(turn(turn(listening(), 1), 2), 3);
     const sending = run(open, { type: 'feedback_submitted' });
     expect(sending.feedback).toEqual({ open: true, done: true, sending: true });
     expect(run(sending, { type: 'feedback_settled' }).feedback).toEqual({
@@ -298,10 +324,68 @@ describe('the feedback modal (docs/behaviour.md §4.18–§4.20, §5)', () => {
   });
 
   it('cannot be dismissed or submitted twice while sending', () => {
-    const open = run(turn(turn(listening(), 1), 2), utterance('Question 3', 1003));
+    const open = turn(turn(turn(listening(), 1), 2), 3);
     const sending = run(open, { type: 'feedback_submitted' });
     expect(conversationReducer(sending, { type: 'feedback_dismissed' })).toBe(sending);
     expect(conversationReducer(sending, { type: 'feedback_submitted' })).toBe(sending);
+  });
+
+  it('never opens while a check question is open: it waits for the judgement that closes it', () => {
+    const asked = turn(turn(turn(listening(), 1, question), 2, question), 3, question);
+    expect(asked).toMatchObject({ status: 'listening', checkOpen: true, feedback: { open: false } });
+    // A first wrong try gets the hint and the question again: still open, still waiting.
+    const hinted = turn(asked, 4, askedAgain);
+    expect(hinted).toMatchObject({ checkOpen: true, feedback: { open: false } });
+    // Judged right, then an offer of the next topic: open once Astro has said it.
+    const judged = run(hinted, utterance('Jupiter', 1005), reply('Yes! Shall we visit Saturn?', 2005));
+    const said = run(judged, completed({ type: 'answer', correct: true }));
+    expect(said).toMatchObject({ status: 'speaking', checkOpen: false, feedback: { open: false } });
+    expect(run(said, finished).feedback.open).toBe(true);
+    // The answer revealed after a second wrong try closes the question too.
+    const revealed = turn(hinted, 5, { type: 'answer', correct: false });
+    expect(revealed).toMatchObject({ checkOpen: false, feedback: { open: true } });
+  });
+
+  it('waits for the end of a quiz: each answer is followed by the next question until the score', () => {
+    let quiz = turn(turn(listening(), 1), 2, question);
+    quiz = turn(quiz, 3, { type: 'answer', correct: true, openQuestion: true });
+    quiz = turn(quiz, 4, { type: 'answer', correct: false, openQuestion: true });
+    expect(quiz).toMatchObject({ checkOpen: true, stars: 1, feedback: { open: false } });
+    const scored = turn(quiz, 5, { type: 'answer', correct: true });
+    expect(scored).toMatchObject({ checkOpen: false, stars: 2, feedback: { open: true } });
+  });
+
+  it('waits for the whole reply when Skip makes Astro listen before it is complete', () => {
+    const skipped = run(
+      turn(turn(listening(), 1), 2),
+      utterance('Question 3', 1003),
+      reply('The Sun'),
+      finished,
+    );
+    expect(skipped).toMatchObject({ status: 'listening', replying: true, feedback: { open: false } });
+    expect(run(skipped, completed(question)).feedback.open).toBe(false);
+    expect(run(skipped, completed()).feedback.open).toBe(true);
+  });
+
+  it('opens when the tutor fails: no reply, so no question is open', () => {
+    const failed = run(turn(turn(listening(), 1), 2), utterance('Question 3', 1003), {
+      type: 'chat_failed',
+      conversationId: ID,
+    });
+    expect(failed).toMatchObject({ status: 'listening', replying: false, feedback: { open: true } });
+  });
+
+  it('does not open for a learner who never answers, and asks in the next conversation instead', () => {
+    // Every reply asks; the learner moves on each time, or says nothing: no pause, no dialog.
+    let state = listening();
+    for (let n = 1; n <= 6; n += 1) state = turn(state, n, question);
+    expect(state.feedback).toEqual({ open: false, done: false, sending: false });
+    // Ended while waiting: not done, so a later conversation on the page may still ask, at its own pause.
+    state = run(state, { type: 'ended' });
+    expect(state.feedback).toEqual({ open: false, done: false, sending: false });
+    state = run(state, { type: 'started', conversationId: ID }, reply(), completed(), finished);
+    state = turn(turn(state, 1, question), 2, question);
+    expect(turn(state, 3).feedback.open).toBe(true);
   });
 
   it('Submit is disabled until both ratings are at least 1, and while sending', () => {
@@ -419,7 +503,7 @@ describe('streamed replies and Replay', () => {
 
 describe('teaching in the reducer (docs/behaviour.md §17)', () => {
   const checked = (check: Check, conversationId = ID): ConversationAction => ({
-    type: 'reply_checked',
+    type: 'reply_completed',
     conversationId,
     check,
   });
@@ -455,13 +539,33 @@ describe('teaching in the reducer (docs/behaviour.md §17)', () => {
     expect(run(asked, checked(correct, 'another conversation')).checkOpen).toBe(true);
   });
 
-  it('opens think time after a judgement too, which may ask again (a hint, a quiz’s next question)', () => {
-    for (const check of [correct, { type: 'answer', correct: false } as const]) {
-      const answered = run(listening(), checked({ type: 'question' }), utterance('Mars', 7));
-      expect(answered.checkOpen).toBe(false);
-      expect(run(answered, checked(check)).checkOpen).toBe(true);
+  it('names the reply holding the open question, passing over the picture after it, for the transcript (§2.6)', () => {
+    const lesson = run(
+      listening(),
+      utterance('Show me Saturn', 7),
+      reply('Saturn has rings. What are they made of?', 8),
+      { type: 'picture_requested', conversationId: ID, loadingId: 'loading-9', prompt: 'Saturn' },
+    );
+    expect(openQuestionId(lesson)).toBe(null);
+    const asked = run(lesson, checked({ type: 'question' }));
+    expect(openQuestionId(asked)).toBe(8);
+    const drawn = run(asked, { type: 'picture_ready', loadingId: 'loading-9', id: 10, imageUrl: '/s.svg' });
+    expect(openQuestionId(drawn)).toBe(8);
+    expect(openQuestionId(run(drawn, finished, utterance('Ice', 11)))).toBe(null);
+  });
+
+  it('opens think time only after a reply that ends with a check question (§17.5)', () => {
+    const answered = run(listening(), checked({ type: 'question' }), utterance('Mars', 7));
+    expect(answered.checkOpen).toBe(false);
+    // The hint and the question again, a quiz's next question: the judgement asks again.
+    for (const correctly of [true, false]) {
+      const askedAgain = checked({ type: 'answer', correct: correctly, openQuestion: true });
+      expect(run(answered, askedAgain).checkOpen).toBe(true);
     }
-    // A reply with no check leaves it closed: nothing is dispatched for it.
-    expect(run(listening(), utterance('Hi', 7)).checkOpen).toBe(false);
+    // A right answer followed by an offer, the answer revealed, a quiz's score: nothing is open.
+    expect(run(answered, checked(correct)).checkOpen).toBe(false);
+    expect(run(answered, checked({ type: 'answer', correct: false })).checkOpen).toBe(false);
+    // A reply without a check leaves it closed.
+    expect(run(answered, completed()).checkOpen).toBe(false);
   });
 });

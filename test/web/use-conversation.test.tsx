@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
 import { act, renderHook } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { ConversationDeps } from '../../web/src/conversation/controller';
-import { useConversation } from '../../web/src/conversation/use-conversation';
-import type { SpeechEngine } from '../../web/src/speech/engine';
+import type { ConversationDeps } from '#web/conversation/controller';
+import { useConversation } from '#web/conversation/use-conversation';
+import type { SpeechEngine } from '#web/speech/engine';
 
 /** An engine that records whether it is listening and whether it was released. */
 function recordingEngine() {

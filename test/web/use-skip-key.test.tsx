@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { renderHook } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { useSkipKey } from '../../web/src/conversation/use-skip-key';
+import { useSkipKey } from '#web/conversation/use-skip-key';
 
 // Escape does what Skip does, only while Astro speaks (docs/behaviour.md §2.13), and never when a dialog
 // already used the key.

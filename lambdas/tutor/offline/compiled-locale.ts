@@ -4,6 +4,7 @@
  * the checks for understanding (checks.ts) and the quiz (quiz.ts).
  */
 import type { Level } from '../../contract/teaching';
+import { phraseUnits, type JudgingUnits, type OptionUnits } from './answer-reading';
 import type { Knowledge } from './knowledge';
 import type { LocaleKnowledge, LocalizedTopic } from './knowledge-schema';
 import {
@@ -28,6 +29,10 @@ export interface CompiledTopic {
   readonly text: LocalizedTopic;
   /** The check question's accepted answers (docs/behaviour.md §17.2). */
   readonly answers: PatternIndex;
+  /** The check question's accepted answers and known mistakes, as units for reading an answer. */
+  readonly options: OptionUnits;
+  /** Every hint of the check: the general one and each mistake's. */
+  readonly hints: readonly string[];
 }
 
 export interface CompiledLocale {
@@ -48,6 +53,16 @@ export interface CompiledLocale {
   readonly noWords: PatternIndex;
   readonly quizWords: PatternIndex;
   readonly dontKnowWords: PatternIndex;
+  /** How the language's learners negate, contrast, set aside and name both (§17.2). */
+  readonly judging: JudgingUnits;
+  /** Asking for help with the open question, every kind together. */
+  readonly help: readonly (readonly string[])[];
+  /** Asking what a word means ("what does … mean?"): about an option's word when it names one. */
+  readonly helpMeaning: readonly (readonly string[])[];
+  readonly questionWords: readonly (readonly string[])[];
+  readonly askWords: readonly (readonly string[])[];
+  /** Single words that may open a message before its question word ("oh", "wait", "and"). */
+  readonly openers: ReadonlySet<string>;
 }
 
 export function compileLocale(knowledge: Knowledge, data: LocaleKnowledge): CompiledLocale {
@@ -57,6 +72,12 @@ export function compileLocale(knowledge: Knowledge, data: LocaleKnowledge): Comp
     phrases.map((phrase) => compilePattern(phrase, how));
   const phraseIndex = (phrases: readonly string[]) =>
     indexPatterns([compile(phrases, phraseMatching)], phraseMatching);
+  const keywordUnits = new Map(
+    knowledge.index.topics.map((entry) => [
+      entry.id,
+      (data.topics[entry.id]?.keywords ?? []).map((keyword) => phraseUnits(keyword, matching)),
+    ]),
+  );
   const topics = knowledge.index.topics.map((entry, order): CompiledTopic => {
     const text = data.topics[entry.id];
     if (!text) throw new Error(`${data.locale}: missing topic ${entry.id}`);
@@ -69,8 +90,19 @@ export function compileLocale(knowledge: Knowledge, data: LocaleKnowledge): Comp
       text,
       // Answers are matched like keywords, with the language's prefixes and endings (§17.2).
       answers: indexPatterns([compile(text.check.answers, matching)], matching),
+      options: {
+        answers: text.check.answers.map((answer) => phraseUnits(answer, matching)),
+        mistakes: text.check.mistakes.map((mistake) =>
+          mistake.says.map((says) => phraseUnits(says, matching)),
+        ),
+        neutral: keywordUnits.get(entry.id) ?? [],
+        foreign: [...keywordUnits].flatMap(([id, units]) => (id === entry.id ? [] : units)),
+      },
+      hints: [text.check.hint, ...text.check.mistakes.map((mistake) => mistake.hint)],
     };
   });
+  const units = (phrases: readonly string[]) => phrases.map((phrase) => phraseUnits(phrase, matching));
+  const { judging } = data;
   const keywords = topics.map((topic) => compile(topic.text.keywords, matching));
   return {
     data,
@@ -95,6 +127,23 @@ export function compileLocale(knowledge: Knowledge, data: LocaleKnowledge): Comp
     noWords: phraseIndex(data.noWords),
     quizWords: phraseIndex(data.quizWords),
     dontKnowWords: phraseIndex(data.dontKnowWords),
+    judging: {
+      negationBefore: units(judging.negationBefore),
+      negationAfter: units(judging.negationAfter),
+      negationFinal: units(judging.negationFinal),
+      contrast: units(judging.contrast),
+      asideBefore: units(judging.asideBefore),
+      asideAfter: units(judging.asideAfter),
+      both: units(judging.both),
+      dontKnow: units(data.dontKnowWords),
+    },
+    help: units(Object.values(judging.help).flat()),
+    helpMeaning: units(judging.help.meaning),
+    questionWords: units(judging.questionWords),
+    askWords: units(judging.askWords),
+    openers: new Set(
+      units([...judging.openers, ...judging.contrast]).flatMap((words) => (words.length === 1 ? words : [])),
+    ),
   };
 }
 

@@ -105,14 +105,78 @@ const localizedTopicSchema = z.strictObject({
   check: z.strictObject({
     /** One short question whose answer is a word or short phrase, checkable by keywords. */
     question: spokenText(5, 160).refine((text) => /[?？؟]$/u.test(text), 'a question ends with ?'),
-    /** Accepted answers as keywords, matched like topic keywords: any one present is right. */
+    /** Accepted answers as keywords, matched like topic keywords: any one named (and not negated) is right. */
     answers: z.array(phrase).min(1),
+    /**
+     * The wrong options and common misconceptions, each with the words learners use for it and a hint
+     * that speaks to that mistake ("a planet" → planets only reflect light). Naming one is wrong, even
+     * beside an accepted answer that it negates ("a planet, not a star").
+     */
+    mistakes: z.array(z.strictObject({ says: z.array(phrase).min(1), hint: spokenText(10, 240) })).min(1),
     /** A nudge toward the answer that does not give it away. */
     hint: spokenText(10, 240),
     /** One sentence giving the answer and why, said after a second wrong try. */
     answer: spokenText(10, 300),
   }),
 });
+
+const phrases = (min: number) => z.array(phrase).min(min);
+
+/**
+ * How the language's learners answer a check question (docs/behaviour.md §17.2): what negates an option,
+ * what sets a reason or a comparison aside, what names both options, what asks for help, and what makes a
+ * message a question of the learner's own.
+ */
+const judgingSchema = z
+  .strictObject({
+    /** Negations that reach forward to the end of their clause: "not", "isn't", "no es", «ليس», 不是. */
+    negationBefore: phrases(0),
+    /** Negations written right after what they negate (within a few characters): 「じゃない」「ではない」. */
+    negationAfter: phrases(0).default([]),
+    /** A negation that ends its clause negates the whole clause: German "… ist es nicht". */
+    negationFinal: phrases(0).default([]),
+    /** Words that start a new claim, ending a negation's reach: "but", "rather", "sondern", «بل», 而是. */
+    contrast: phrases(1),
+    /** Words before a reason or a comparison ("because", "like"): an option after them is not the answer. */
+    asideBefore: phrases(0).default([]),
+    /** The same written after it: 「から」「みたいに」. */
+    asideAfter: phrases(0).default([]),
+    /** "Both", "a bit of both", "las dos", 「両方」: the learner has not chosen. */
+    both: phrases(3),
+    /**
+     * Asking for help with the question instead of answering it, at least four ways each, as learners
+     * type and as speech recognition writes them (no punctuation).
+     */
+    help: z.strictObject({
+      /** "why?", "how come?" */
+      why: phrases(4),
+      /** "what do you mean?", "what does that mean?" */
+      meaning: phrases(4),
+      /** "I don't get it", "I'm confused" */
+      lost: phrases(4),
+      /** "explain again", "say that again" */
+      again: phrases(4),
+      /** "say it simpler", "in easier words" */
+      simpler: phrases(4),
+      /** "tell me more", "more about that first" */
+      more: phrases(4),
+    }),
+    /**
+     * Words that make a message a question of the learner's own ("why", "how far", "what is"): never an
+     * answer. In spaced scripts they count at the start (after openers); in Chinese and Japanese, at the
+     * start or the end, or anywhere in a message ending as a question («なにも», 「什么都」 are not questions).
+     */
+    questionWords: phrases(5),
+    /** Words that may come before a question word: "oh", "wait", "and", "y", "pero", "oye". */
+    openers: phrases(0).default([]),
+    /** Words that open a yes-or-no question ("is it", "can we"): a question when it names no option. */
+    askWords: phrases(3),
+  })
+  .refine(
+    (judging) =>
+      judging.negationBefore.length + judging.negationAfter.length + judging.negationFinal.length >= 3,
+    'a language needs at least three ways to negate',
+  );
 
 export const localeKnowledgeSchema = z.strictObject({
   locale: z.enum(LOCALES),
@@ -158,6 +222,16 @@ export const localeKnowledgeSchema = z.strictObject({
   checkTryAgain: template(['hint'], 10, 200),
   /** Said after a second wrong try: `{answer}` is the topic's answer sentence. */
   checkReveal: template(['answer'], 5, 120),
+  /** A right answer to a question already answered right in this conversation: praised, no second star. */
+  checkCorrectAgain: spokenText(3, 120),
+  /** Both options named: no try used, the learner picks one. Ends with the question. */
+  checkPickOne: template(['question'], 10, 300).refine(endsWithQuestion, 'ends with {question}'),
+  /** Help asked for: `{text}` says it again in other words, then the same question. */
+  checkExplain: template(['text', 'question'], 10, 800).refine(endsWithQuestion, 'ends with {question}'),
+  /** A question about another topic mid-check: `{text}` answers it, then back to the open question. */
+  checkAside: template(['text', 'question'], 10, 800).refine(endsWithQuestion, 'ends with {question}'),
+  /** How the language's learners answer: negation, both, help, their own questions (§17.2). */
+  judging: judgingSchema,
   /** Opens a quiz: `{topics}` lists the quiz's topics; the first question ends it. */
   quizStart: template(['topics', 'question'], 20, 300).refine(endsWithQuestion, 'ends with {question}'),
   /** Asks the next quiz question, which ends it. */

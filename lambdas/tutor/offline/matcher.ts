@@ -10,9 +10,9 @@ export type MatchMode = LocaleKnowledge['matching']['mode'];
 
 /** Folds text for comparison. `characters` mode keeps kana voicing marks, which change the word. */
 export function fold(text: string, mode: MatchMode): string {
-  if (mode === 'characters') return text.normalize('NFKC').toLowerCase().replace(/\s+/g, '');
+  if (mode === 'characters') return asciiDigits(text.normalize('NFKC')).toLowerCase().replace(/\s+/g, '');
   return (
-    text
+    asciiDigits(text)
       .normalize('NFKD')
       // Combining marks: Latin accents, Arabic harakat and hamza forms, Hebrew niqqud.
       .replace(/\p{M}/gu, '')
@@ -25,6 +25,13 @@ export function fold(text: string, mode: MatchMode): string {
       .replace(/\u0629/g, '\u0647')
       .replace(/\u0649/g, '\u064a')
   );
+}
+
+/** Arabic-Indic and extended Arabic-Indic digits as 0–9: "٨٨" is the answer "88" (§15.4). */
+function asciiDigits(text: string): string {
+  return text
+    .replace(/[\u0660-\u0669]/g, (digit) => String(digit.charCodeAt(0) - 0x0660))
+    .replace(/[\u06f0-\u06f9]/g, (digit) => String(digit.charCodeAt(0) - 0x06f0));
 }
 
 /**
@@ -66,7 +73,8 @@ export function prepareMessage(message: string, matching: Matching): PreparedMes
   return { text, words: matching.mode === 'words' ? tokenize(text) : [] };
 }
 
-function wordMatches(word: string, keyword: string, matching: Matching, last: boolean): boolean {
+/** Whether one message word is the keyword's word, with a clitic prefix and (on its last word) an ending. */
+export function wordMatches(word: string, keyword: string, matching: Matching, last: boolean): boolean {
   const endings = last ? ['', ...matching.suffixes] : [''];
   for (const prefix of ['', ...matching.prefixes]) {
     if (!word.startsWith(prefix)) continue;
@@ -124,7 +132,7 @@ export function mentions(message: PreparedMessage, index: PatternIndex, matching
 }
 
 /** The keyword spellings a message word could stand for once a clitic prefix or an ending is removed. */
-function basesOf(word: string, matching: Matching): Set<string> {
+export function basesOf(word: string, matching: Matching): Set<string> {
   const bases = new Set<string>();
   for (const prefix of ['', ...matching.prefixes]) {
     if (!word.startsWith(prefix)) continue;

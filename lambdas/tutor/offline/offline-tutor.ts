@@ -3,7 +3,8 @@
  * from the knowledge files in ./knowledge, in the conversation's language:
  * - `__INIT__ …` → the greeting;
  * - "quiz me" → three check questions, one at a time (quiz.ts, docs/behaviour.md §17.3);
- * - an answer to the check question Astro's last turn asked → judged from the lessons (checks.ts, §17.2);
+ * - a message while the check question Astro's last turn asked is open → judged from the lessons, or
+ *   explained again, or answered, with the question asked again (checks.ts, §17.2);
  * - a message naming a topic → its lesson at the learner's level and its check question (+ its picture
  *   prompt);
  * - "tell me more", "yes", "continue"… → more about the last topic discussed (read back from the history),
@@ -16,7 +17,7 @@ import { INIT_MARKER, LOCALES, type Locale } from '../../contract/languages';
 import type { ChatTurn } from '../../contract/schemas';
 import { DEFAULT_LEVEL, type Level } from '../../contract/teaching';
 import { doneEvent, type Tutor, type TutorReply, type TutorRequest, type TutorStreamEvent } from '../tutor';
-import { continuationText, isRightAnswer, judge, openCheck, type OpenCheck } from './checks';
+import { assistantTurns, continuationText, openCheck, readMessage, respond } from './checks';
 import {
   bestTopic,
   compileLocale,
@@ -30,7 +31,7 @@ import {
   type Stage,
 } from './compiled-locale';
 import { loadKnowledge, type Knowledge } from './knowledge';
-import { fold, mentions, prepareMessage, stableHash, tokenize } from './matcher';
+import { mentions, prepareMessage, stableHash } from './matcher';
 import { startQuiz } from './quiz';
 
 /** How many words (or, in Chinese and Japanese, word-like segments) one streamed piece holds. */
@@ -39,9 +40,6 @@ const WORDS_PER_PIECE = 4;
 const SUGGESTION_COUNT = 3;
 /** The language whose keywords are tried when none in the conversation's language matched. */
 const FALLBACK_LOCALE: Locale = 'en-US';
-/** A question naming another topic but holding an accepted answer is a guess when this short (§17.2). */
-const GUESS_MAX_WORDS = 4;
-const GUESS_MAX_CHARACTERS = 8;
 /** How far back "tell me more" looks for the topic being discussed: the last few exchanges. */
 const HISTORY_LOOKBACK_TURNS = 12;
 
@@ -115,13 +113,20 @@ class OfflineEngine {
     const topic = this.topicOf(message, request.language);
     const phrases = prepareMessage(message, language.phraseMatching);
     if (mentions(phrases, language.quizWords, language.phraseMatching)) {
-      return startQuiz(message, topic, request.history, language);
+      return startQuiz(message, topic, request.history, language, level);
     }
     const open = openCheck(request.history, language);
     if (open) {
-      const correct = isRightAnswer(message, open, language);
-      if (!asksAboutAnotherTopic(message, topic, open, correct, language))
-        return judge(open, correct, language);
+      return respond(
+        {
+          open,
+          reading: readMessage(message, open, this.topicOf(message, request.language, false), language),
+          level,
+          message,
+          turns: assistantTurns(request.history),
+        },
+        language,
+      );
     }
 
     const wantsMore = mentions(phrases, language.moreWords, language.phraseMatching);
@@ -150,9 +155,11 @@ class OfflineEngine {
   /**
    * The best topic in the conversation's language; failing that, in English (learners often use English
    * space words), counting only English keywords of 4 letters or more so that short words of another
-   * language ("die", "sea") are not mistaken for them; failing that, the language's broad keywords.
+   * language ("die", "sea") are not mistaken for them; failing that (unless `broad` is false: while a
+   * check question is open a broad word such as "planet" may be one of its options), the language's
+   * broad keywords.
    */
-  private topicOf(message: string, locale: Locale): CompiledTopic | undefined {
+  private topicOf(message: string, locale: Locale, broad = true): CompiledTopic | undefined {
     const language = this.locale(locale);
     const own = bestTopic(message, language, language.keywords);
     if (own) return own;
@@ -161,7 +168,7 @@ class OfflineEngine {
       const found = bestTopic(message, english, english.fallbackKeywords);
       if (found) return language.byId.get(found.id);
     }
-    return bestTopic(message, language, language.broadKeywords);
+    return broad ? bestTopic(message, language, language.broadKeywords) : undefined;
   }
 
   private locale(locale: Locale): CompiledLocale {
@@ -169,33 +176,6 @@ class OfflineEngine {
     if (!compiled) throw new Error(`No offline knowledge for ${locale}`);
     return compiled;
   }
-}
-
-/**
- * A learner who asks about another topic instead of answering the open check is not judged: a new lesson
- * starts (docs/behaviour.md §17.2). Outside a quiz, naming another topic without the answer is such a
- * request ("Show me Saturn"). A right answer, and in a quiz any answer (quiz answers are often topic
- * names: "Mercury"), is judged unless it is a question of its own ("How far away is the Sun?" rather than
- * the short guess "Is it the Moon?").
- */
-function asksAboutAnotherTopic(
-  message: string,
-  topic: CompiledTopic | undefined,
-  open: OpenCheck,
-  correct: boolean,
-  language: CompiledLocale,
-): boolean {
-  if (topic === undefined || topic.id === open.topic.id) return false;
-  if (!correct && !open.quiz) return true;
-  return /[?？؟]/u.test(message) && !isShortGuess(message, language);
-}
-
-/** At most a few words (in Chinese and Japanese, a few characters): "Is it the Moon?", "月ですか？". */
-function isShortGuess(message: string, language: CompiledLocale): boolean {
-  const folded = fold(message, language.matching.mode);
-  return language.matching.mode === 'words'
-    ? tokenize(folded).length <= GUESS_MAX_WORDS
-    : folded.replace(/[^\p{L}\p{N}]/gu, '').length <= GUESS_MAX_CHARACTERS;
 }
 
 /**

@@ -1,15 +1,20 @@
 /**
  * "Quiz me", offline (docs/behaviour.md §17.3): three check questions one at a time, then the score and a
- * recap. The server keeps no state: the quiz in progress is read back from Astro's turns in the history
- * (its opening names the quiz's topics and asks the first question; each later turn ends with the question
- * now open, and a right answer is marked by the "well done" sentence).
+ * recap. It asks about the topics this conversation taught, never first about the question just asked,
+ * and teaches a topic (its lesson at the learner's level) right before asking about it when the
+ * conversation has not. The server keeps no state: the quiz in progress is read back from Astro's turns in
+ * the history (its opening names the quiz's topics and asks the first question; each later turn ends with
+ * the question now open, and a right answer is marked by the "well done" sentence).
  */
 import type { ChatTurn } from '../../contract/schemas';
+import type { Level } from '../../contract/teaching';
 import type { TutorReply } from '../tutor';
 import {
   bestTopic,
   fill,
+  joinSentences,
   lessonIn,
+  lessonText,
   questionAtEnd,
   type CompiledLocale,
   type CompiledTopic,
@@ -25,6 +30,43 @@ export interface QuizProgress {
   /** Index in `plan` of the question open now. */
   readonly position: number;
   readonly score: number;
+  /** The topics the conversation has taught (a quiz teaches the others before asking). */
+  readonly taught: ReadonlySet<string>;
+}
+
+/** Whether one of Astro's turns starts by saying the learner was right (a star, or a second right answer). */
+export function isCorrectVerdict(turn: string, language: CompiledLocale): boolean {
+  return turn.startsWith(language.data.checkCorrect) || turn.startsWith(language.data.checkCorrectAgain);
+}
+
+/** The words between the answer and the question in a reply answering another topic mid-check. */
+function asideJoint(language: CompiledLocale): string {
+  const [, rest = ''] = language.data.checkAside.split('{text}');
+  return rest.split('{question}')[0] ?? '';
+}
+
+/**
+ * A lesson that starts a new line of talk: a turn starting with a topic's lesson, other than one
+ * answering a question about another topic while a check is open (it goes back to the open question).
+ */
+function isLessonTurn(turn: string, language: CompiledLocale): boolean {
+  const lesson = lessonIn(turn, language);
+  if (!lesson || lesson.stage !== 'explanation') return false;
+  const { text } = lesson.topic;
+  const starts = turn.startsWith(text.explanation) || turn.startsWith(text.childExplanation);
+  return starts && !turn.includes(asideJoint(language));
+}
+
+/** The question about `topic`, after its lesson when the conversation has not taught it. */
+function ask(
+  topic: CompiledTopic,
+  taught: ReadonlySet<string>,
+  level: Level,
+  language: CompiledLocale,
+): string {
+  return taught.has(topic.id)
+    ? topic.text.check.question
+    : joinSentences(language, lessonText(topic, level), topic.text.check.question);
 }
 
 /** The reply opening a quiz on `named` (and related topics) or on the topics of this conversation. */
@@ -33,27 +75,41 @@ export function startQuiz(
   named: CompiledTopic | undefined,
   history: readonly ChatTurn[],
   language: CompiledLocale,
+  level: Level,
 ): TutorReply {
-  const plan = planQuiz(message, named, history, language);
+  const taught = discussed(history, language);
+  const plan = planQuiz(message, named, taught, lastAsked(history, language), language);
   const first = plan[0];
   if (!first) throw new Error(`${language.data.locale}: a quiz needs topics`);
   return {
     response: fill(language.data.quizStart, {
       topics: namesOf(plan, language),
-      question: first.text.check.question,
+      question: ask(first, new Set(taught.map((topic) => topic.id)), level, language),
     }),
     check: { type: 'question' },
   };
 }
 
+/** The topic of the check question Astro asked last in the history, if any. */
+function lastAsked(history: readonly ChatTurn[], language: CompiledLocale): CompiledTopic | undefined {
+  for (const turn of [...history].reverse())
+    if (turn.role === 'assistant') {
+      const asked = questionAtEnd(turn.content, language);
+      if (asked) return asked;
+    }
+  return undefined;
+}
+
 /**
  * The quiz's topics: the named one, else the topics taught in this conversation (newest first), then
- * the topics each of those leads on to, then the most popular ones, until there are three.
+ * the topics each of those leads on to, then the most popular ones, until there are three. The question
+ * just asked is never first.
  */
 function planQuiz(
   message: string,
   named: CompiledTopic | undefined,
-  history: readonly ChatTurn[],
+  taught: readonly CompiledTopic[],
+  justAsked: CompiledTopic | undefined,
   language: CompiledLocale,
 ): CompiledTopic[] {
   const plan: CompiledTopic[] = [];
@@ -62,14 +118,18 @@ function planQuiz(
       plan.push(topic);
   };
   if (named) add(named);
-  else discussed(history, language).forEach(add);
+  else taught.filter((topic) => topic.id !== justAsked?.id).forEach(add);
   const favourites = language.topics.filter((topic) => topic.priority === 3);
   // With nothing to go on, a popular topic chosen by the message, so the same request gets the same quiz.
-  if (plan.length === 0) add(favourites[stableHash(message) % Math.max(favourites.length, 1)]);
+  if (plan.length === 0 && !justAsked) add(favourites[stableHash(message) % Math.max(favourites.length, 1)]);
+  if (justAsked && taught.some((topic) => topic.id === justAsked.id)) add(justAsked);
   // The loop also visits the topics it adds, so each leads on to the next.
   for (const topic of plan) add(language.byId.get(topic.next));
+  if (justAsked) add(language.byId.get(justAsked.next));
   favourites.forEach(add);
   language.topics.forEach(add);
+  // The question just asked never opens the quiz.
+  if (plan[0]?.id === justAsked?.id && plan.length > 1) plan.push(...plan.splice(0, 1));
   return plan;
 }
 
@@ -77,30 +137,34 @@ function planQuiz(
  * The topics of this conversation, newest first: those Astro taught (its turns holding a lesson text);
  * failing that (another tutor wrote the replies), those the learner named.
  */
-function discussed(history: readonly ChatTurn[], language: CompiledLocale): CompiledTopic[] {
+export function discussed(history: readonly ChatTurn[], language: CompiledLocale): CompiledTopic[] {
   const newestFirst = [...history].reverse();
   const taught = newestFirst.flatMap((turn) => {
     const lesson = turn.role === 'assistant' ? lessonIn(turn.content, language) : undefined;
     return lesson ? [lesson.topic] : [];
   });
-  if (taught.length > 0) return taught;
-  return newestFirst.flatMap((turn) => {
-    const topic = turn.role === 'user' ? bestTopic(turn.content, language, language.keywords) : undefined;
-    return topic ? [topic] : [];
-  });
+  const found =
+    taught.length > 0
+      ? taught
+      : newestFirst.flatMap((turn) => {
+          const topic =
+            turn.role === 'user' ? bestTopic(turn.content, language, language.keywords) : undefined;
+          return topic ? [topic] : [];
+        });
+  return found.filter((topic, index) => found.findIndex((other) => other.id === topic.id) === index);
 }
 
 /**
  * The quiz in progress, read from Astro's turns (oldest first): going back from the last turn, every turn
- * ends with a check question and holds no lesson, until the quiz's opening; the questions go in the plan's
- * order, each asked once or twice (after a hint).
+ * ends with a check question and starts no new lesson, until the quiz's opening; the questions go in the
+ * plan's order, each asked once or more (after a hint, an explanation, an answer to another question).
  */
 export function quizProgress(turns: readonly string[], language: CompiledLocale): QuizProgress | undefined {
   for (let start = turns.length - 1; start >= 0; start -= 1) {
     const turn = turns[start] ?? '';
     const plan = planIn(turn, language);
-    if (plan) return progressFrom(plan, turns.slice(start), language);
-    if (lessonIn(turn, language)) return undefined;
+    if (plan) return progressFrom(plan, turns, start, language);
+    if (isLessonTurn(turn, language)) return undefined;
   }
   return undefined;
 }
@@ -108,23 +172,31 @@ export function quizProgress(turns: readonly string[], language: CompiledLocale)
 function progressFrom(
   plan: readonly CompiledTopic[],
   turns: readonly string[],
+  start: number,
   language: CompiledLocale,
 ): QuizProgress | undefined {
   let position = 0;
   let score = 0;
-  for (const [index, turn] of turns.entries()) {
+  for (const [index, turn] of turns.slice(start).entries()) {
     const asked = questionAtEnd(turn, language);
     const at = plan.findIndex((topic) => topic.id === asked?.id);
     if (at !== position && at !== position + 1) return undefined;
-    if (index > 0 && turn.includes(language.data.checkCorrect)) score += 1;
+    if (index > 0 && isCorrectVerdict(turn, language)) score += 1;
     position = at;
   }
-  return { plan, position, score };
+  const taught = new Set(
+    turns.flatMap((turn) => {
+      const lesson = lessonIn(turn, language);
+      return lesson ? [lesson.topic.id] : [];
+    }),
+  );
+  return { plan, position, score, taught };
 }
 
 /**
  * The quiz's topics, if `turn` is a quiz opening: the text around `{topics}` is the template's, the named
- * list is exactly how the quiz would list its topics, and the first of them asks the question that ends it.
+ * list is exactly how the quiz would list its topics, and the first of them asks the question that ends it
+ * (after its lesson, when the quiz taught it first).
  */
 function planIn(turn: string, language: CompiledLocale): CompiledTopic[] | undefined {
   const [before = '', rest = ''] = language.data.quizStart.split('{topics}');
@@ -132,8 +204,15 @@ function planIn(turn: string, language: CompiledLocale): CompiledTopic[] | undef
   const first = questionAtEnd(turn, language);
   const trimmed = turn.trimEnd();
   if (!first || !trimmed.startsWith(before)) return undefined;
-  const tail = `${between}${first.text.check.question}`;
-  if (!trimmed.endsWith(tail)) return undefined;
+  const { text } = first;
+  const tails = [
+    text.check.question,
+    ...[text.explanation, text.childExplanation].map((lesson) =>
+      joinSentences(language, lesson, text.check.question),
+    ),
+  ].map((asked) => `${between}${asked}`);
+  const tail = tails.find((candidate) => trimmed.endsWith(candidate));
+  if (tail === undefined) return undefined;
   const listed = trimmed.slice(before.length, trimmed.length - tail.length);
   // Stryker disable next-line MethodExpression,ConditionalExpression: a shortcut; only listed topics can make the list.
   const named = language.topics.filter((topic) => listed.includes(topic.text.name));
@@ -146,13 +225,18 @@ function planIn(turn: string, language: CompiledLocale): CompiledTopic[] | undef
 }
 
 /**
- * What follows the judgement of a quiz answer: the next question, or after the last one the score and
- * the recap.
+ * What follows the judgement of a quiz answer: the next question (after its lesson if the conversation
+ * has not taught it), or after the last one the score and the recap.
  */
-export function afterQuizAnswer(progress: QuizProgress, correct: boolean, language: CompiledLocale): string {
+export function afterQuizAnswer(
+  progress: QuizProgress,
+  correct: boolean,
+  language: CompiledLocale,
+  level: Level,
+): string {
   const { data } = language;
   const next = progress.plan[progress.position + 1];
-  if (next) return fill(data.quizNext, { question: next.text.check.question });
+  if (next) return fill(data.quizNext, { question: ask(next, progress.taught, level, language) });
   return fill(data.quizScore, {
     score: String(progress.score + (correct ? 1 : 0)),
     total: String(progress.plan.length),

@@ -6,8 +6,8 @@
  * a page's `performance.timeOrigin + performance.now()`).
  */
 import type { ServerResponse } from 'node:http';
-import { startFakeServer, type FakeServer, type RecordedRequest } from '../../support/loopback';
-import { completionChunk, sseData } from '../../support/openai-fake';
+import { startFakeServer, type FakeServer, type RecordedRequest } from '#support/loopback';
+import { completionChunk, sseData } from '#support/openai-fake';
 
 export interface PacedModelOptions {
   readonly firstTokenMs: number;

@@ -5,7 +5,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLocalServer } from '../../../lambdas/local/server';
+import { startLocalServer } from '#lambdas/local/server';
 
 const root = await mkdtemp(join(tmpdir(), 'astro-bench-'));
 const server = await startLocalServer({

@@ -6,9 +6,9 @@
  * `{ say }` queues a learner's phrase, `{ report }` answers with the timeline and the microphone's
  * bytes so far. Each sentence's first audio byte comes after `--first-byte <ms>`.
  */
-import { AzureSpeechFake } from '../../support/azure-speech-fake';
-import { startAzureSpeechServer } from '../../support/azure-speech-server';
-import { silentMp3 } from '../../support/silent-mp3';
+import { AzureSpeechFake } from '#support/azure-speech-fake';
+import { startAzureSpeechServer } from '#support/azure-speech-server';
+import { silentMp3 } from '#support/silent-mp3';
 import { throwawayCertificate } from './browser-bench';
 
 export type SpeechCommand = { readonly say: string } | { readonly report: true };

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Check } from '#contract/teaching';
 import * as ui from './app-ui';
 import { DESKTOP, startLocalApp, usePerFile } from './local-app';
 import { installSpeechFakes, type SpeechLog } from './speech-fakes';
@@ -183,4 +184,32 @@ export function offlinePicturePrompt(topicId: string): string {
   const prompt = topics.find((topic) => topic.id === topicId)?.imagePrompt;
   if (!prompt) throw new Error(`the offline topic ${topicId} offers no picture`);
   return prompt;
+}
+
+/**
+ * The offline tutor's real reply to `userMessage`, with its `done` line's `check` set as the test says (or
+ * removed, for null), so each step is the one the test needs (the reply's signature covers only its text,
+ * so it still holds). Messages the test does not name get the tutor's reply unchanged.
+ */
+export async function judgeReplies(
+  page: Page,
+  checks: Readonly<Record<string, Check | null>>,
+): Promise<void> {
+  await page.route('**/api/chat', async (route) => {
+    const { userMessage } = route.request().postDataJSON() as { userMessage: string };
+    const check = checks[userMessage];
+    if (check === undefined) return route.continue();
+    const response = await route.fetch();
+    const body = (await response.text())
+      .split('\n')
+      .map((line) => {
+        if (line.trim() === '') return line;
+        const parsed = JSON.parse(line) as { type?: string };
+        if (parsed.type !== 'done') return line;
+        const { check: _asSent, ...done } = parsed as { check?: unknown };
+        return JSON.stringify(check === null ? done : { ...done, check });
+      })
+      .join('\n');
+    await route.fulfill({ response, body });
+  });
 }

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { AzureSpeechFake } from '../../support/azure-speech-fake';
+import { AzureSpeechFake } from '#support/azure-speech-fake';
 
 /**
  * Serves the fake speech service to a page: every websocket the SDK opens to `*.speech.microsoft.com`

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import type { Locale } from '../../../lambdas/contract/languages';
-import { MESSAGES, type Messages } from '../../../web/src/i18n/messages';
+import type { Locale } from '#contract/languages';
+import { MESSAGES, type Messages } from '#web/i18n/messages';
 import type { AppUi } from './app-ui';
 import type { PageFunction } from './webdriver';
 

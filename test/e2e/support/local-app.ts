@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { startLocalServer } from '../../../lambdas/local/server';
+import { startLocalServer } from '#lambdas/local/server';
 
 /**
  * What the browser tests share whichever browser drives them (Chromium through playwright-core, Firefox

@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Locale } from '../../../lambdas/contract/languages';
-import { createFeedbackHandler } from '../../../lambdas/feedback/handler';
-import { runExport } from '../../../infra/ops/feedback-export/cli';
-import { csvCell, readFeedback, toCsv } from '../../../infra/ops/feedback-export/feedback-export';
-import { startEmbeddedDynamo } from '../../../lambdas/local/embedded-dynamo';
-import { startTestDynamo, type TestDynamo } from '../../support/dynalite';
-import { apiEvent } from '../../support/events';
-import { feedbackBody } from '../../support/feedback';
+import type { Locale } from '#contract/languages';
+import { createFeedbackHandler } from '#lambdas/feedback/handler';
+import { runExport } from '#infra/ops/feedback-export/cli';
+import { csvCell, readFeedback, toCsv } from '#infra/ops/feedback-export/feedback-export';
+import { startEmbeddedDynamo } from '#lambdas/local/embedded-dynamo';
+import { startTestDynamo, type TestDynamo } from '#support/dynalite';
+import { apiEvent } from '#support/events';
+import { feedbackBody } from '#support/feedback';
 
 let dynamo: TestDynamo;
 const dir = mkdtempSync(join(tmpdir(), 'astro-export-'));
@@ -191,7 +191,7 @@ describe('npm run feedback:export', () => {
 
   it('reads the local data of npm start with --local', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'astro-local-'));
-    const { LOCAL_FEEDBACK_TABLE } = await import('../../../lambdas/local/local-api');
+    const { LOCAL_FEEDBACK_TABLE } = await import('#lambdas/local/local-api');
     const local = await startEmbeddedDynamo({
       directory: join(dataDir, 'dynamodb'),
       tableName: LOCAL_FEEDBACK_TABLE,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clampPrompt, toChatResponse } from '../../../lambdas/chat/chat-response';
+import { clampPrompt, toChatResponse } from '#lambdas/chat/chat-response';
 
 describe('the reply the chat endpoint sends', () => {
   it('trims the text and removes the marker wherever it appears', () => {

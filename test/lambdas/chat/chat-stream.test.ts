@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createChatHandler, TUTOR_HEADER } from '../../../lambdas/chat/handler';
-import { initMessage } from '../../../lambdas/contract/languages';
-import { IMAGE_PROMPT_MAX_CHARS } from '../../../lambdas/contract/limits';
-import { API_ROUTES } from '../../../lambdas/contract/routes';
-import type { ChatRequest } from '../../../lambdas/contract/schemas';
-import type { StreamingApiHandler } from '../../../lambdas/http/endpoint';
+import { createChatHandler, TUTOR_HEADER } from '#lambdas/chat/handler';
+import { initMessage } from '#contract/languages';
+import { IMAGE_PROMPT_MAX_CHARS } from '#contract/limits';
+import { API_ROUTES } from '#contract/routes';
+import type { ChatRequest } from '#contract/schemas';
+import type { StreamingApiHandler } from '#lambdas/http/endpoint';
 import {
   awsError,
   converseEvent,
@@ -12,12 +12,12 @@ import {
   converseStreamAnswer,
   converseStreamEvents,
   startBedrockFake,
-} from '../../support/bedrock-fake';
-import { apiEvent, bodyOf, buffered } from '../../support/events';
-import { captureLogs, type CapturedLogs } from '../../support/logs';
-import type { FakeServer } from '../../support/loopback';
-import { parseLines, readLines, streamed, textOf } from '../../support/ndjson';
-import { gate } from '../../support/tutor-stream';
+} from '#support/bedrock-fake';
+import { apiEvent, bodyOf, buffered } from '#support/events';
+import { captureLogs, type CapturedLogs } from '#support/logs';
+import type { FakeServer } from '#support/loopback';
+import { parseLines, readLines, streamed, textOf } from '#support/ndjson';
+import { gate } from '#support/tutor-stream';
 
 const SECRET_DETAIL = 'upstream-secret-detail-7f3a';
 const NDJSON = { Accept: 'application/x-ndjson' };
@@ -95,6 +95,20 @@ describe('POST /api/chat streamed (Accept: application/x-ndjson)', () => {
       response: 'Hello, I am Astro! What shall we explore?',
       signature: expect.stringMatching(/^v1\./),
     });
+  });
+
+  it('sends at the end the characters held back as a possible __INIT__, so the deltas join to done', async () => {
+    // Markdown bold ends in "__", the start of the marker: held back until nothing more can come.
+    bedrock.respondWith(converseStreamAnswer(converseStreamEvents(['The biggest planet is __Jupiter__'])));
+
+    const lines = await readLines(await chat(handler));
+
+    expect(lines.at(-1)).toEqual({
+      type: 'done',
+      response: 'The biggest planet is __Jupiter__',
+      signature: expect.stringMatching(/^v1\./),
+    });
+    expect(textOf(lines)).toBe('The biggest planet is __Jupiter__');
   });
 
   it('sends one picture line with the prompt cut to the contract limit, and the same prompt in done', async () => {
@@ -176,7 +190,15 @@ describe('POST /api/chat streamed (Accept: application/x-ndjson)', () => {
       ),
     );
 
-    const lines = await readLines(await chat(handler));
+    // The whole deadline far beyond the test's own: only the idle deadline can end the reply in time.
+    const patient = createChatHandler({
+      ASTRO_MODEL: 'bedrock',
+      BEDROCK_ENDPOINT: bedrock.url,
+      MODEL_TIMEOUT_MS: '60000',
+      MODEL_IDLE_TIMEOUT_MS: '300',
+    });
+
+    const lines = await readLines(await chat(patient));
 
     expect(lines.at(-1)).toEqual({
       type: 'error',

@@ -4,18 +4,18 @@
  * tutor against the loopback fake, and the offline tutor loaded on demand.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createChatHandler } from '../../../lambdas/chat/handler';
-import { API_ROUTES } from '../../../lambdas/contract/routes';
-import type { ChatRequest } from '../../../lambdas/contract/schemas';
-import type { StreamingApiHandler } from '../../../lambdas/http/endpoint';
-import { loadedTutor } from '../../../lambdas/tutor/create-tutor';
-import { jsonOf } from '../../support/bedrock-fake';
-import { apiEvent, bodyOf, buffered } from '../../support/events';
-import { captureLogs, type CapturedLogs } from '../../support/logs';
-import { sendJson, startFakeServer, type FakeRoute, type FakeServer } from '../../support/loopback';
-import { completion, sseAnswer, sseData, completionChunk } from '../../support/openai-fake';
-import { readLines } from '../../support/ndjson';
-import { collect } from '../../support/tutor-stream';
+import { createChatHandler } from '#lambdas/chat/handler';
+import { API_ROUTES } from '#contract/routes';
+import type { ChatRequest } from '#contract/schemas';
+import type { StreamingApiHandler } from '#lambdas/http/endpoint';
+import { loadedTutor } from '#lambdas/tutor/create-tutor';
+import { jsonOf } from '#support/bedrock-fake';
+import { apiEvent, bodyOf, buffered } from '#support/events';
+import { captureLogs, type CapturedLogs } from '#support/logs';
+import { sendJson, startFakeServer, type FakeRoute, type FakeServer } from '#support/loopback';
+import { completion, sseAnswer, sseData, completionChunk } from '#support/openai-fake';
+import { readLines } from '#support/ndjson';
+import { collect } from '#support/tutor-stream';
 
 const request = (overrides: Partial<ChatRequest> = {}) => ({
   userMessage: 'Eight?',

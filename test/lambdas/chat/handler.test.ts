@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createChatHandler, TUTOR_HEADER } from '../../../lambdas/chat/handler';
-import { API_ROUTES } from '../../../lambdas/contract/routes';
-import { initMessage } from '../../../lambdas/contract/languages';
-import { IMAGE_PROMPT_MAX_CHARS } from '../../../lambdas/contract/limits';
-import { chatResponseSchema, type ChatRequest } from '../../../lambdas/contract/schemas';
-import type { ErrorBody } from '../../../lambdas/contract/errors';
-import { handlerAtColdStart } from '../../../lambdas/http/cold-start';
-import type { StreamingApiHandler } from '../../../lambdas/http/endpoint';
+import { createChatHandler, TUTOR_HEADER } from '#lambdas/chat/handler';
+import { API_ROUTES } from '#contract/routes';
+import { initMessage } from '#contract/languages';
+import { IMAGE_PROMPT_MAX_CHARS } from '#contract/limits';
+import { chatResponseSchema, type ChatRequest } from '#contract/schemas';
+import type { ErrorBody } from '#contract/errors';
+import { handlerAtColdStart } from '#lambdas/http/cold-start';
+import type { StreamingApiHandler } from '#lambdas/http/endpoint';
 import {
   answersInTurn,
   awsError,
@@ -14,11 +14,11 @@ import {
   pictureBlock,
   startBedrockFake,
   textBlock,
-} from '../../support/bedrock-fake';
-import { apiEvent, bodyOf, buffered } from '../../support/events';
-import { captureLogs, type CapturedLogs } from '../../support/logs';
-import { hang, startFakeServer, type FakeServer } from '../../support/loopback';
-import { completion, openAiError } from '../../support/openai-fake';
+} from '#support/bedrock-fake';
+import { apiEvent, bodyOf, buffered } from '#support/events';
+import { captureLogs, type CapturedLogs } from '#support/logs';
+import { hang, startFakeServer, type FakeServer } from '#support/loopback';
+import { completion, openAiError } from '#support/openai-fake';
 
 const SECRET_DETAIL = 'upstream-secret-detail-7f3a';
 

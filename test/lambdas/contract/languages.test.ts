@@ -7,7 +7,7 @@ import {
   initMessage,
   isLocale,
   languageOf,
-} from '../../../lambdas/contract/languages';
+} from '#contract/languages';
 
 // docs/behaviour.md §9.1: locale → voice → direction.
 const SPEC_TABLE = [

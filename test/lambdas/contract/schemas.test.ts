@@ -6,7 +6,7 @@ import {
   FEEDBACK_HISTORY_MAX_MESSAGES,
   FEEDBACK_SUGGESTION_MAX_CHARS,
   IMAGE_PROMPT_MAX_CHARS,
-} from '../../../lambdas/contract/limits';
+} from '#contract/limits';
 import {
   chatRequestSchema,
   chatResponseSchema,
@@ -14,7 +14,7 @@ import {
   generateImageRequestSchema,
   isBlank,
   speechTokenRequestSchema,
-} from '../../../lambdas/contract/schemas';
+} from '#contract/schemas';
 
 const validChat = { userMessage: 'What is a comet?', language: 'en-US', chatHistory: [] };
 const validFeedback = {

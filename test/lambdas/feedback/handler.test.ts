@@ -8,15 +8,15 @@ import {
   FEEDBACK_SUGGESTION_MAX_CHARS,
   MAX_BODY_BYTES,
   MESSAGE_ID_MAX_CHARS,
-} from '../../../lambdas/contract/limits';
-import { API_ROUTES } from '../../../lambdas/contract/routes';
-import type { ChatMessage, FeedbackRequest } from '../../../lambdas/contract/schemas';
-import { createFeedbackHandler } from '../../../lambdas/feedback/handler';
-import type { ApiHandler } from '../../../lambdas/http/endpoint';
-import { startTestDynamo, type TestDynamo } from '../../support/dynalite';
-import { apiEvent, bodyOf } from '../../support/events';
-import { feedbackBody } from '../../support/feedback';
-import { captureLogs, type CapturedLogs } from '../../support/logs';
+} from '#contract/limits';
+import { API_ROUTES } from '#contract/routes';
+import type { ChatMessage, FeedbackRequest } from '#contract/schemas';
+import { createFeedbackHandler } from '#lambdas/feedback/handler';
+import type { ApiHandler } from '#lambdas/http/endpoint';
+import { startTestDynamo, type TestDynamo } from '#support/dynalite';
+import { apiEvent, bodyOf } from '#support/events';
+import { feedbackBody } from '#support/feedback';
+import { captureLogs, type CapturedLogs } from '#support/logs';
 
 let dynamo: TestDynamo;
 let handler: ApiHandler;

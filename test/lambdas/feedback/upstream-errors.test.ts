@@ -1,14 +1,14 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { endpointOverride } from '../../../lambdas/config';
-import { API_ROUTES } from '../../../lambdas/contract/routes';
-import { createFeedbackHandler } from '../../../lambdas/feedback/handler';
-import { ApiError } from '../../../lambdas/http/api-error';
-import { FeedbackStore } from '../../../lambdas/store/feedback-store';
-import { apiEvent, bodyOf } from '../../support/events';
-import { feedbackBody } from '../../support/feedback';
-import { hang, sendJson, startFakeServer, type FakeServer } from '../../support/loopback';
-import { captureLogs } from '../../support/logs';
+import { endpointOverride } from '#lambdas/config';
+import { API_ROUTES } from '#contract/routes';
+import { createFeedbackHandler } from '#lambdas/feedback/handler';
+import { ApiError } from '#lambdas/lib/api-error';
+import { FeedbackStore } from '#lambdas/store/feedback-store';
+import { apiEvent, bodyOf } from '#support/events';
+import { feedbackBody } from '#support/feedback';
+import { hang, sendJson, startFakeServer, type FakeServer } from '#support/loopback';
+import { captureLogs } from '#support/logs';
 
 /** A DynamoDB error answer in the service's JSON protocol. */
 function dynamoError(type: string, status: number) {

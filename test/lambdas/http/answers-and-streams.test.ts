@@ -1,18 +1,18 @@
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { ApiError } from '../../../lambdas/http/api-error';
-import { handlerAtColdStart } from '../../../lambdas/http/cold-start';
-import { defineEndpoint, notFound, type StreamedResult } from '../../../lambdas/http/endpoint';
+import { ApiError } from '#lambdas/lib/api-error';
+import { handlerAtColdStart } from '#lambdas/http/cold-start';
+import { defineEndpoint, notFound, type StreamedResult } from '#lambdas/http/endpoint';
 import {
   collectResult,
   streamingLambda,
   writeResult,
   type HttpResponseMetadata,
-} from '../../../lambdas/http/lambda-stream';
-import { parseBody } from '../../../lambdas/http/request';
-import { apiEvent, bodyOf } from '../../support/events';
-import { captureLogs, type CapturedLogs } from '../../support/logs';
+} from '#lambdas/http/lambda-stream';
+import { parseBody } from '#lambdas/http/request';
+import { apiEvent, bodyOf } from '#support/events';
+import { captureLogs, type CapturedLogs } from '#support/logs';
 
 // The words every endpoint answers with (docs/behaviour.md §8: each error code with a message a learner
 // can read), and the Lambda streaming adapter's buffered and binary answers.

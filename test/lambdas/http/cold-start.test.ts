@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../../lambdas/config';
-import { handlerAtColdStart } from '../../../lambdas/http/cold-start';
-import type { ApiHandler } from '../../../lambdas/http/endpoint';
-import { jsonResponse } from '../../../lambdas/http/response';
-import { apiEvent, bodyOf } from '../../support/events';
-import { captureLogs, type CapturedLogs } from '../../support/logs';
+import { ConfigError } from '#lambdas/config';
+import { handlerAtColdStart } from '#lambdas/http/cold-start';
+import type { ApiHandler } from '#lambdas/http/endpoint';
+import { jsonResponse } from '#lambdas/http/response';
+import { apiEvent, bodyOf } from '#support/events';
+import { captureLogs, type CapturedLogs } from '#support/logs';
 
 const working: ApiHandler = async () => jsonResponse(200, { ok: true });
 

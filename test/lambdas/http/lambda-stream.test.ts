@@ -1,19 +1,19 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createChatHandler } from '../../../lambdas/chat/handler';
-import { API_ROUTES } from '../../../lambdas/contract/routes';
-import type { ApiEvent, ApiHandler } from '../../../lambdas/http/endpoint';
+import { createChatHandler } from '#lambdas/chat/handler';
+import { API_ROUTES } from '#contract/routes';
+import type { ApiEvent, ApiHandler } from '#lambdas/http/endpoint';
 import {
   streamingLambda,
   type HttpResponseMetadata,
   type LambdaStreamingRuntime,
   type StreamifiedHandler,
-} from '../../../lambdas/http/lambda-stream';
-import { converseEvent, converseStreamAnswer, startBedrockFake } from '../../support/bedrock-fake';
-import { apiEvent } from '../../support/events';
-import type { FakeServer } from '../../support/loopback';
-import { parseLines } from '../../support/ndjson';
-import { gate } from '../../support/tutor-stream';
+} from '#lambdas/http/lambda-stream';
+import { converseEvent, converseStreamAnswer, startBedrockFake } from '#support/bedrock-fake';
+import { apiEvent } from '#support/events';
+import type { FakeServer } from '#support/loopback';
+import { parseLines } from '#support/ndjson';
+import { gate } from '#support/tutor-stream';
 
 /** 8 zero bytes: what separates the HTTP metadata prelude from the body in Lambda's HTTP streaming format. */
 const DELIMITER = Buffer.alloc(8);
@@ -171,7 +171,7 @@ describe('the chat Lambda through Lambda response streaming', () => {
       });
       vi.resetModules();
       try {
-        exported = (await import('../../../lambdas/chat/handler')).handler;
+        exported = (await import('#lambdas/chat/handler')).handler;
       } finally {
         vi.unstubAllGlobals();
       }

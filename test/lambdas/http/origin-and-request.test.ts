@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../../lambdas/config';
-import { ApiError } from '../../../lambdas/http/api-error';
-import { readOriginRule, requireSameSite, type OriginRule } from '../../../lambdas/http/origin';
-import { accepts, header } from '../../../lambdas/http/request';
+import { ConfigError } from '#lambdas/config';
+import { ApiError } from '#lambdas/lib/api-error';
+import { readOriginRule, requireSameSite, type OriginRule } from '#lambdas/http/origin';
+import { accepts, header } from '#lambdas/http/request';
 
 // The origin rule (docs/behaviour.md §12.6) and the header reading under it, on their own.
 

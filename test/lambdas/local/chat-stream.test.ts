@@ -3,17 +3,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalServer, type LocalServer } from '../../../lambdas/local/server';
-import { sendJson, startFakeServer, type FakeServer } from '../../support/loopback';
-import { parseLines } from '../../support/ndjson';
-import {
-  completion,
-  completionChunk,
-  sseAnswer,
-  sseData,
-  streamedCompletion,
-} from '../../support/openai-fake';
-import { gate } from '../../support/tutor-stream';
+import { startLocalServer, type LocalServer } from '#lambdas/local/server';
+import { sendJson, startFakeServer, type FakeServer } from '#support/loopback';
+import { parseLines } from '#support/ndjson';
+import { completion, completionChunk, sseAnswer, sseData, streamedCompletion } from '#support/openai-fake';
+import { gate } from '#support/tutor-stream';
 
 let dataDir: string;
 let model: FakeServer;

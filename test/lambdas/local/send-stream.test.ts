@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sendStream } from '../../../lambdas/local/local-api';
-import { gate } from '../../support/tutor-stream';
+import { sendStream } from '#lambdas/local/local-api';
+import { gate } from '#support/tutor-stream';
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));

@@ -5,11 +5,11 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endpointOverride } from '../../../lambdas/config';
-import { FEEDBACK_MAX_BODY_BYTES, MAX_BODY_BYTES } from '../../../lambdas/contract/limits';
-import { LOCAL_FEEDBACK_TABLE } from '../../../lambdas/local/local-api';
-import { startLocalServer, type LocalServer } from '../../../lambdas/local/server';
-import { feedbackBody } from '../../support/feedback';
+import { endpointOverride } from '#lambdas/config';
+import { FEEDBACK_MAX_BODY_BYTES, MAX_BODY_BYTES } from '#contract/limits';
+import { LOCAL_FEEDBACK_TABLE } from '#lambdas/local/local-api';
+import { startLocalServer, type LocalServer } from '#lambdas/local/server';
+import { feedbackBody } from '#support/feedback';
 
 const INDEX_HTML = '<!doctype html><title>Astro test page</title><div id="root"></div>';
 const APP_JS = 'console.log("astro");';

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { astroApi } from '../../../lambdas/local/vite-plugin';
-import { feedbackBody } from '../../support/feedback';
+import { astroApi } from '#lambdas/local/vite-plugin';
+import { feedbackBody } from '#support/feedback';
 
 let root: string;
 let vite: ViteDevServer;

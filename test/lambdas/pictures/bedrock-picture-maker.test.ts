@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readPictureConfig } from '../../../lambdas/config';
-import { createBedrockPictureMaker, textToImageBody } from '../../../lambdas/pictures/bedrock-picture-maker';
-import type { PictureMaker } from '../../../lambdas/pictures/picture-maker';
-import { STYLE_PREFIX } from '../../../lambdas/pictures/picture-style';
+import { readPictureConfig } from '#lambdas/config';
+import { createBedrockPictureMaker, textToImageBody } from '#lambdas/pictures/bedrock-picture-maker';
+import type { PictureMaker } from '#lambdas/pictures/picture-maker';
+import { STYLE_PREFIX } from '#lambdas/pictures/picture-style';
 import {
   answersInTurn,
   awsError,
@@ -11,8 +11,8 @@ import {
   notJson,
   startBedrockFake,
   TINY_PNG,
-} from '../../support/bedrock-fake';
-import { hang, type FakeServer } from '../../support/loopback';
+} from '#support/bedrock-fake';
+import { hang, type FakeServer } from '#support/loopback';
 
 describe('the Bedrock picture maker (real InvokeModel client against a loopback fake)', () => {
   let fake: FakeServer;

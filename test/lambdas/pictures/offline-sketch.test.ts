@@ -2,8 +2,8 @@
 // jsdom's DOMParser checks the SVG as strict XML, the way a browser loads an image/svg+xml file.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createOfflineSketcher, sketch, subjectOf } from '../../../lambdas/pictures/offline-sketch';
-import { loadKnowledge } from '../../../lambdas/tutor/offline/knowledge';
+import { createOfflineSketcher, sketch, subjectOf } from '#lambdas/pictures/offline-sketch';
+import { loadKnowledge } from '#lambdas/tutor/offline/knowledge';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readPictureConfig, type Env } from '../../../lambdas/config';
-import { createOpenAiPictureMaker } from '../../../lambdas/pictures/openai-picture-maker';
-import { STYLE_PREFIX } from '../../../lambdas/pictures/picture-style';
-import { answersInTurn, jsonOf, notJson, TINY_PNG } from '../../support/bedrock-fake';
-import { hang, startFakeServer, type FakeServer } from '../../support/loopback';
-import { imagesAnswer, openAiError } from '../../support/openai-fake';
+import { readPictureConfig, type Env } from '#lambdas/config';
+import { createOpenAiPictureMaker } from '#lambdas/pictures/openai-picture-maker';
+import { STYLE_PREFIX } from '#lambdas/pictures/picture-style';
+import { answersInTurn, jsonOf, notJson, TINY_PNG } from '#support/bedrock-fake';
+import { hang, startFakeServer, type FakeServer } from '#support/loopback';
+import { imagesAnswer, openAiError } from '#support/openai-fake';
 
 describe('the OpenAI-compatible picture maker (platform fetch against a loopback fake)', () => {
   let fake: FakeServer;

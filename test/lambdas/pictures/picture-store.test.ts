@@ -2,12 +2,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readPictureConfig } from '../../../lambdas/config';
-import { createPictureStore, createLocalPictureStore } from '../../../lambdas/pictures/picture-store';
-import type { MadePicture } from '../../../lambdas/pictures/picture-maker';
-import { TINY_PNG } from '../../support/bedrock-fake';
-import { startS3Fake, type S3Fake } from '../../support/s3-fake';
-import { hang } from '../../support/loopback';
+import { readPictureConfig } from '#lambdas/config';
+import { createPictureStore, createLocalPictureStore } from '#lambdas/pictures/picture-store';
+import type { MadePicture } from '#lambdas/pictures/picture-maker';
+import { TINY_PNG } from '#support/bedrock-fake';
+import { startS3Fake, type S3Fake } from '#support/s3-fake';
+import { hang } from '#support/loopback';
 
 const png: MadePicture = { bytes: new Uint8Array(TINY_PNG), contentType: 'image/png', extension: 'png' };
 const KEY = '0123456789abcdef0123456789abcdef';

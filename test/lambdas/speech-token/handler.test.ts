@@ -1,25 +1,15 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { API_ROUTES, SPEECH_TOKEN_IF_CONFIGURED } from '../../../lambdas/contract/routes';
-import { speechTokenResponseSchema } from '../../../lambdas/contract/schemas';
-import type { ApiHandler } from '../../../lambdas/http/endpoint';
-import { SECRET_CACHE_MS } from '../../../lambdas/speech/speech-key';
-import {
-  TOKEN_EXPIRY_MARGIN_MS,
-  TOKEN_LIFETIME_MS,
-  TOKEN_REUSE_MS,
-} from '../../../lambdas/speech/token-service';
-import { createSpeechTokenHandler } from '../../../lambdas/speech-token/handler';
-import { apiEvent, bodyOf } from '../../support/events';
-import {
-  hang,
-  sendJson,
-  startFakeServer,
-  type FakeServer,
-  type RecordedRequest,
-} from '../../support/loopback';
-import { captureLogs, type CapturedLogs } from '../../support/logs';
-import { secretsManagerRoute } from '../../support/secrets-manager-fake';
+import { API_ROUTES, SPEECH_TOKEN_IF_CONFIGURED } from '#contract/routes';
+import { speechTokenResponseSchema } from '#contract/schemas';
+import type { ApiHandler } from '#lambdas/http/endpoint';
+import { SECRET_CACHE_MS } from '#lambdas/speech/speech-key';
+import { TOKEN_EXPIRY_MARGIN_MS, TOKEN_LIFETIME_MS, TOKEN_REUSE_MS } from '#lambdas/speech/token-service';
+import { createSpeechTokenHandler } from '#lambdas/speech-token/handler';
+import { apiEvent, bodyOf } from '#support/events';
+import { hang, sendJson, startFakeServer, type FakeServer, type RecordedRequest } from '#support/loopback';
+import { captureLogs, type CapturedLogs } from '#support/logs';
+import { secretsManagerRoute } from '#support/secrets-manager-fake';
 
 const KEY = 'k3y0f4zur3sp33chs3cr3tv4lu3aaaa1';
 const ROTATED_KEY = 'r0t4t3dk3y0f4zur3sp33chbbbbbbbb2';

@@ -1,13 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ApiError } from '../../../lambdas/http/api-error';
-import {
-  EnvSpeechKeySource,
-  parseSpeechSecret,
-  type SpeechKeySource,
-} from '../../../lambdas/speech/speech-key';
-import { SpeechTokenService } from '../../../lambdas/speech/token-service';
-import { captureLogs } from '../../support/logs';
-import { hang, startFakeServer, type FakeRoute, type FakeServer } from '../../support/loopback';
+import type { ApiError } from '#lambdas/lib/api-error';
+import { EnvSpeechKeySource, parseSpeechSecret, type SpeechKeySource } from '#lambdas/speech/speech-key';
+import { SpeechTokenService } from '#lambdas/speech/token-service';
+import { captureLogs } from '#support/logs';
+import { hang, startFakeServer, type FakeRoute, type FakeServer } from '#support/loopback';
 
 // What the token service tells the learner and the operator for each answer of Azure STS
 // (docs/behaviour.md §8 and §10.8): the contract's code, a message a learner can read, and a cause for

@@ -1,17 +1,17 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { endpointOverride } from '../../../lambdas/config';
-import { ApiError } from '../../../lambdas/http/api-error';
-import { FeedbackStore } from '../../../lambdas/store/feedback-store';
-import { ensureFeedbackTable } from '../../../lambdas/store/feedback-table';
-import { feedbackBody } from '../../support/feedback';
+import { endpointOverride } from '#lambdas/config';
+import { ApiError } from '#lambdas/lib/api-error';
+import { FeedbackStore } from '#lambdas/store/feedback-store';
+import { ensureFeedbackTable } from '#lambdas/store/feedback-table';
+import { feedbackBody } from '#support/feedback';
 import {
   sendJson,
   startFakeServer,
   type FakeRoute,
   type FakeServer,
   type RecordedRequest,
-} from '../../support/loopback';
+} from '#support/loopback';
 
 // DynamoDB's answers the feedback store and the table helper must read right, from a loopback fake that
 // speaks DynamoDB's JSON protocol to the real SDK client (one attempt, so no backoff slows the test).

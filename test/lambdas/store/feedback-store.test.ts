@@ -1,11 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createDynamoClient,
-  FEEDBACK_TTL_ATTRIBUTE,
-  FeedbackStore,
-} from '../../../lambdas/store/feedback-store';
-import { startTestDynamo, type TestDynamo } from '../../support/dynalite';
-import { feedbackBody } from '../../support/feedback';
+import { createDynamoClient, FEEDBACK_TTL_ATTRIBUTE, FeedbackStore } from '#lambdas/store/feedback-store';
+import { startTestDynamo, type TestDynamo } from '#support/dynalite';
+import { feedbackBody } from '#support/feedback';
 
 // The store on its own, with its clock injected: what the handler tests can only check loosely (that
 // createdAt is some ISO time) is checked here to the second.

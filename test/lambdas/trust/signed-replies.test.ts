@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createChatHandler as streamingChatHandler } from '../../../lambdas/chat/handler';
-import { HISTORY_BUDGET } from '../../../lambdas/chat/history-budget';
-import type { ErrorBody } from '../../../lambdas/contract/errors';
-import { API_ROUTES } from '../../../lambdas/contract/routes';
-import type { ChatResponse, ChatTurn } from '../../../lambdas/contract/schemas';
-import { createGenerateImageHandler } from '../../../lambdas/generate-image/handler';
-import type { ApiHandler } from '../../../lambdas/http/endpoint';
-import { TICKET_LIFETIME_MS } from '../../../lambdas/trust/seals';
+import { createChatHandler as streamingChatHandler } from '#lambdas/chat/handler';
+import { HISTORY_BUDGET } from '#lambdas/chat/history-budget';
+import type { ErrorBody } from '#contract/errors';
+import { API_ROUTES } from '#contract/routes';
+import type { ChatResponse, ChatTurn } from '#contract/schemas';
+import { createGenerateImageHandler } from '#lambdas/generate-image/handler';
+import type { ApiHandler } from '#lambdas/http/endpoint';
+import { TICKET_LIFETIME_MS } from '#lambdas/trust/seals';
 import {
   answersInTurn,
   converseAnswer,
@@ -14,11 +14,11 @@ import {
   pictureBlock,
   startBedrockFake,
   textBlock,
-} from '../../support/bedrock-fake';
-import { answersInJson, apiEvent, bodyOf } from '../../support/events';
-import type { FakeServer } from '../../support/loopback';
-import { captureLogs, type CapturedLogs } from '../../support/logs';
-import { signedTurn, ticketFor, TRUST_ENV } from '../../support/trust';
+} from '#support/bedrock-fake';
+import { answersInJson, apiEvent, bodyOf } from '#support/events';
+import type { FakeServer } from '#support/loopback';
+import { captureLogs, type CapturedLogs } from '#support/logs';
+import { signedTurn, ticketFor, TRUST_ENV } from '#support/trust';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -205,6 +205,17 @@ describe('picture tickets: /api/generateImage draws nothing without a valid tick
 
     expect(result.statusCode).toBe(403);
     expect(bodyOf<ErrorBody>(result).error.code).toBe('forbidden');
+    expect(await readdir(directory)).toEqual([]);
+  });
+
+  it('answers 403 "expired" for a ticket signed with the key that claims more than its lifetime', async () => {
+    // Well signed, for this very prompt, but issued as by a clock an hour ahead: only its expiry is wrong.
+    const fromAhead = ticketFor(prompt, clock + 60 * 60 * 1000);
+
+    const result = await draw({ prompt, ticket: fromAhead });
+
+    expect(result.statusCode).toBe(403);
+    expect(bodyOf<ErrorBody>(result).error.message).toMatch(/expired/);
     expect(await readdir(directory)).toEqual([]);
   });
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createChatHandler } from '../../../lambdas/chat/handler';
-import { createGenerateImageHandler } from '../../../lambdas/generate-image/handler';
-import { API_ROUTES } from '../../../lambdas/contract/routes';
-import { checkTicket, isReplySignature } from '../../../lambdas/trust/seals';
-import { apiEvent, answersInJson, bodyOf } from '../../support/events';
-import { readLines } from '../../support/ndjson';
-import { testTrustKeys, TRUST_ENV } from '../../support/trust';
+import { createChatHandler } from '#lambdas/chat/handler';
+import { createGenerateImageHandler } from '#lambdas/generate-image/handler';
+import { API_ROUTES } from '#contract/routes';
+import { checkTicket, isReplySignature } from '#lambdas/trust/seals';
+import { apiEvent, answersInJson, bodyOf } from '#support/events';
+import { readLines } from '#support/ndjson';
+import { testTrustKeys, TRUST_ENV } from '#support/trust';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -2,23 +2,23 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createChatHandler as streamingChatHandler } from '../../../lambdas/chat/handler';
-import type { ErrorBody } from '../../../lambdas/contract/errors';
-import { API_ROUTES } from '../../../lambdas/contract/routes';
-import type { ChatResponse } from '../../../lambdas/contract/schemas';
-import { handlerAtColdStart } from '../../../lambdas/http/cold-start';
-import { isReplySignature, signReply } from '../../../lambdas/trust/seals';
-import { createTrust } from '../../../lambdas/trust/trust-config';
+import { createChatHandler as streamingChatHandler } from '#lambdas/chat/handler';
+import type { ErrorBody } from '#contract/errors';
+import { API_ROUTES } from '#contract/routes';
+import type { ChatResponse } from '#contract/schemas';
+import { handlerAtColdStart } from '#lambdas/http/cold-start';
+import { isReplySignature, signReply } from '#lambdas/trust/seals';
+import { createTrust } from '#lambdas/trust/trust-config';
 import {
   fileTrustKeys,
   parseTrustSecret,
   TRUST_KEY_CACHE_MS,
   type TrustKeys,
-} from '../../../lambdas/trust/trust-keys';
-import { answersInJson, apiEvent, bodyOf } from '../../support/events';
-import { hang, startFakeServer, type FakeServer } from '../../support/loopback';
-import { captureLogs, type CapturedLogs } from '../../support/logs';
-import { startSecretsManagerFake } from '../../support/secrets-manager-fake';
+} from '#lambdas/trust/trust-keys';
+import { answersInJson, apiEvent, bodyOf } from '#support/events';
+import { hang, startFakeServer, type FakeServer } from '#support/loopback';
+import { captureLogs, type CapturedLogs } from '#support/logs';
+import { startSecretsManagerFake } from '#support/secrets-manager-fake';
 
 /** These tests read whole JSON answers. */
 const createChatHandler = (...args: Parameters<typeof streamingChatHandler>) =>
@@ -26,6 +26,9 @@ const createChatHandler = (...args: Parameters<typeof streamingChatHandler>) =>
 
 const OLD = 'old-signing-key-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
 const NEW = 'new-signing-key-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
+/** The shortest key docs/behaviour.md §12.5 allows (32 printable characters), and one character less. */
+const KEY_32 = 'shortest-key-0123456789!~abcdefg';
+const KEY_31 = KEY_32.slice(0, 31);
 
 describe('the signing key in Secrets Manager (real client against a loopback fake)', () => {
   let secrets: FakeServer;
@@ -98,8 +101,17 @@ describe('the signing key in Secrets Manager (real client against a loopback fak
     expect(kept).toEqual([]);
   });
 
-  it('answers 503 not_configured for a malformed secret, without its content', async () => {
-    secret = `{"current":"short"} ${OLD}`;
+  it.each([
+    // Text that is not JSON, with a key in it.
+    ['a malformed secret', () => `{"current":"short"} ${OLD}`, OLD],
+    // Valid JSON: only the key's length (§12.5: 32 printable characters at least) is wrong.
+    [
+      'a well-formed secret whose key is one character short',
+      () => JSON.stringify({ current: KEY_31 }),
+      KEY_31,
+    ],
+  ])('answers 503 not_configured for %s, without its content', async (_case, secretText, hidden) => {
+    secret = secretText();
     const chat = createChatHandler({
       TRUST_SECRET_ID: 'astro/signing-key',
       SECRETS_MANAGER_ENDPOINT: secrets.url,
@@ -111,7 +123,7 @@ describe('the signing key in Secrets Manager (real client against a loopback fak
 
     expect(result.statusCode).toBe(503);
     expect(bodyOf<ErrorBody>(result).error.code).toBe('not_configured');
-    expect(result.body).not.toContain(OLD);
+    expect(result.body).not.toContain(hidden);
   });
 
   it('answers 504 when Secrets Manager hangs, within the configured deadline', async () => {
@@ -126,6 +138,31 @@ describe('the signing key in Secrets Manager (real client against a loopback fak
     } finally {
       await hanging.close();
     }
+  });
+});
+
+describe('the signing key secret (docs/behaviour.md §12.5: each key 32+ printable characters)', () => {
+  const parse = (secret: object) => () => parseTrustSecret(JSON.stringify(secret));
+
+  it('accepts keys of exactly 32 printable characters', () => {
+    expect(KEY_32).toHaveLength(32);
+    const keys = parseTrustSecret(JSON.stringify({ current: KEY_32, previous: KEY_32 }));
+
+    expect(keys.current.toString()).toBe(KEY_32);
+    expect(keys.previous?.toString()).toBe(KEY_32);
+  });
+
+  it('refuses a current key of 31 characters in otherwise valid JSON', () => {
+    expect(parse({ current: KEY_31 })).toThrow(/32\+ characters/);
+  });
+
+  it('refuses a previous key of 31 characters beside a valid current one', () => {
+    expect(parse({ current: KEY_32, previous: KEY_31 })).toThrow(/32\+ characters/);
+  });
+
+  it('refuses a key of 32 characters that are not all printable', () => {
+    expect(parse({ current: `${KEY_31} ` })).toThrow(/32\+ characters/);
+    expect(parse({ current: `${KEY_31}\u00e9` })).toThrow(/32\+ characters/);
   });
 });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readTutorConfig } from '../../../lambdas/config';
-import { createBedrockTutor } from '../../../lambdas/tutor/bedrock-tutor';
-import type { Tutor } from '../../../lambdas/tutor/tutor';
+import { readTutorConfig } from '#lambdas/config';
+import { createBedrockTutor } from '#lambdas/tutor/bedrock-tutor';
+import type { Tutor } from '#lambdas/tutor/tutor';
 import {
   answersInTurn,
   converseAnswer,
@@ -11,9 +11,9 @@ import {
   routesInTurn,
   startBedrockFake,
   textBlock,
-} from '../../support/bedrock-fake';
-import type { FakeServer } from '../../support/loopback';
-import { collect, doneReply } from '../../support/tutor-stream';
+} from '#support/bedrock-fake';
+import type { FakeServer } from '#support/loopback';
+import { collect, doneReply } from '#support/tutor-stream';
 
 // The Bedrock answers a tutor must refuse or read with care (docs/behaviour.md §13.5–§13.7): a malformed
 // stop, a reply with no words, tools other than show_picture, a picture whose input cannot be read.
@@ -115,6 +115,22 @@ describe('Bedrock answers read with care', () => {
     const streamed = await collect(tutor.stream(ask));
     expect(streamed.text).toBe('Bold text starts with <b');
     expect(doneReply(streamed.events)).toEqual({ response: 'Bold text starts with <b' });
+  });
+
+  it('streams the characters held back at the end of the follow-up, after a picture-only answer', async () => {
+    const pictureOnly = converseStreamEvents([], {
+      tools: [{ toolUseId: 'tool-1', name: 'show_picture', input: ['{"prompt":"Saturn"}'] }],
+    });
+    const words = converseStreamEvents(['Bold text starts with ', '<b']);
+    fake.respondWith(routesInTurn(converseStreamAnswer(pictureOnly), converseStreamAnswer(words)));
+
+    const streamed = await collect(tutor.stream(ask));
+
+    expect(streamed.text).toBe('Bold text starts with <b');
+    expect(doneReply(streamed.events)).toEqual({
+      response: 'Bold text starts with <b',
+      imagePrompt: 'Saturn',
+    });
   });
 
   it('takes the picture of the follow-up when the first tool call’s input could not be read, streamed', async () => {

@@ -4,10 +4,10 @@
  * system prompt. Real Bedrock Runtime client against the loopback fake.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readTutorConfig } from '../../../lambdas/config';
-import { CHECK_NOTED } from '../../../lambdas/tutor/check-tools';
-import { createBedrockTutor } from '../../../lambdas/tutor/bedrock-tutor';
-import type { Tutor, TutorRequest } from '../../../lambdas/tutor/tutor';
+import { readTutorConfig } from '#lambdas/config';
+import { CHECK_NOTED } from '#lambdas/tutor/check-tools';
+import { createBedrockTutor } from '#lambdas/tutor/bedrock-tutor';
+import type { Tutor, TutorRequest } from '#lambdas/tutor/tutor';
 import {
   answersInTurn,
   bedrockCall,
@@ -20,10 +20,10 @@ import {
   startBedrockFake,
   textBlock,
   type ConverseBlock,
-} from '../../support/bedrock-fake';
-import type { FakeRoute, FakeServer } from '../../support/loopback';
-import { lessonNote } from '../../support/lessons';
-import { collect, doneReply } from '../../support/tutor-stream';
+} from '#support/bedrock-fake';
+import type { FakeRoute, FakeServer } from '#support/loopback';
+import { lessonNote } from '#support/lessons';
+import { collect, doneReply } from '#support/tutor-stream';
 
 interface ConverseBody {
   system: { text: string }[];

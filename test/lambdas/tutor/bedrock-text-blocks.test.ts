@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readTutorConfig } from '../../../lambdas/config';
-import { createBedrockTutor } from '../../../lambdas/tutor/bedrock-tutor';
-import type { Tutor } from '../../../lambdas/tutor/tutor';
+import { readTutorConfig } from '#lambdas/config';
+import { createBedrockTutor } from '#lambdas/tutor/bedrock-tutor';
+import type { Tutor } from '#lambdas/tutor/tutor';
 import {
   answersInTurn,
   converseAnswer,
@@ -9,9 +9,9 @@ import {
   converseStreamAnswer,
   startBedrockFake,
   textBlock,
-} from '../../support/bedrock-fake';
-import type { FakeServer } from '../../support/loopback';
-import { collect, doneReply } from '../../support/tutor-stream';
+} from '#support/bedrock-fake';
+import type { FakeServer } from '#support/loopback';
+import { collect, doneReply } from '#support/tutor-stream';
 
 // A Converse answer may split its words over several text blocks (docs/behaviour.md §13.6): they are one
 // reply, joined by a space, whether it comes whole (reply) or in pieces (stream).

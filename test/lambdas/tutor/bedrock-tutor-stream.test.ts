@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readTutorConfig } from '../../../lambdas/config';
-import { createBedrockTutor } from '../../../lambdas/tutor/bedrock-tutor';
-import { PICTURE_SHOWN } from '../../../lambdas/tutor/system-prompt';
-import type { Tutor } from '../../../lambdas/tutor/tutor';
+import { readTutorConfig } from '#lambdas/config';
+import { createBedrockTutor } from '#lambdas/tutor/bedrock-tutor';
+import { PICTURE_SHOWN } from '#lambdas/tutor/system-prompt';
+import type { Tutor } from '#lambdas/tutor/tutor';
 import {
   answersInTurn,
   awsError,
@@ -17,9 +17,9 @@ import {
   routesInTurn,
   startBedrockFake,
   textBlock,
-} from '../../support/bedrock-fake';
-import type { FakeRoute, FakeServer } from '../../support/loopback';
-import { collect, doneReply, gate } from '../../support/tutor-stream';
+} from '#support/bedrock-fake';
+import type { FakeRoute, FakeServer } from '#support/loopback';
+import { collect, doneReply, gate } from '#support/tutor-stream';
 
 interface ConverseBody {
   messages: { role: string; content: Record<string, unknown>[] }[];
@@ -56,6 +56,17 @@ describe('the Bedrock tutor streaming (real ConverseStream client, binary event-
   beforeEach(() => {
     fake.requests.length = 0;
   });
+
+  /** A tutor with its own deadlines for the whole reply and for the silence between two pieces. */
+  const tutorWithDeadlines = ({ wholeMs, idleMs }: { wholeMs: string; idleMs: string }) =>
+    createBedrockTutor(
+      readTutorConfig({
+        ASTRO_MODEL: 'bedrock',
+        BEDROCK_ENDPOINT: fake.url,
+        MODEL_TIMEOUT_MS: wholeMs,
+        MODEL_IDLE_TIMEOUT_MS: idleMs,
+      }),
+    );
 
   it('streams the text as deltas in order and ends with the reply reply() gives for the same output', async () => {
     const pieces = ['Saturn is a gas', ' giant. Its rings', ' are ice. Can you', ' see them?'];
@@ -249,22 +260,31 @@ describe('the Bedrock tutor streaming (real ConverseStream client, binary event-
       ),
     );
 
-    const streamed = await collect(tutor.stream(ask));
+    // The whole deadline far beyond the test's own: only the idle deadline can end the reply in time.
+    const patient = tutorWithDeadlines({ wholeMs: '60000', idleMs: '1000' });
+
+    const streamed = await collect(patient.stream(ask));
 
     expect(streamed.text).toBe('Saturn is a');
     expect(streamed.error).toMatchObject({ code: 'upstream_timeout', status: 504 });
     never.open();
   });
 
+  it('hears to the end a model that talks for longer than the idle deadline, each piece within it', async () => {
+    const talkative = tutorWithDeadlines({ wholeMs: '20000', idleMs: '300' });
+    const words = 'Saturn has rings of ice and rock that stretch far into space.'.split(/(?<= )/);
+    const pause = () => new Promise<void>((resolve) => setTimeout(resolve, 50));
+    // About 15 events 50 ms apart: the reply lasts over twice the idle deadline, no gap comes near it.
+    fake.respondWith(converseStreamAnswer(converseStreamEvents(words).flatMap((event) => [event, pause])));
+
+    const streamed = await collect(talkative.stream(ask));
+
+    expect(streamed.error).toBeUndefined();
+    expect(doneReply(streamed.events)).toEqual({ response: words.join('') });
+  });
+
   it('gives up with upstream_timeout when a model that keeps talking passes the whole deadline', async () => {
-    const chatty = createBedrockTutor(
-      readTutorConfig({
-        ASTRO_MODEL: 'bedrock',
-        BEDROCK_ENDPOINT: fake.url,
-        MODEL_TIMEOUT_MS: '300',
-        MODEL_IDLE_TIMEOUT_MS: '200',
-      }),
-    );
+    const chatty = tutorWithDeadlines({ wholeMs: '300', idleMs: '200' });
     fake.respondWith(async (_request, response) => {
       response.writeHead(200, { 'Content-Type': 'application/vnd.amazon.eventstream' });
       response.write(converseEvent('messageStart', { role: 'assistant' }));

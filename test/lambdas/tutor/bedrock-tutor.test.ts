@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readTutorConfig } from '../../../lambdas/config';
-import { initMessage } from '../../../lambdas/contract/languages';
-import { createBedrockTutor } from '../../../lambdas/tutor/bedrock-tutor';
-import { referenceNotes } from '../../../lambdas/tutor/grounding';
-import { initInstruction, PICTURE_SHOWN, systemPrompt } from '../../../lambdas/tutor/system-prompt';
-import type { Tutor } from '../../../lambdas/tutor/tutor';
+import { readTutorConfig } from '#lambdas/config';
+import { initMessage } from '#contract/languages';
+import { createBedrockTutor } from '#lambdas/tutor/bedrock-tutor';
+import { referenceNotes } from '#lambdas/tutor/grounding';
+import { initInstruction, PICTURE_SHOWN, systemPrompt } from '#lambdas/tutor/system-prompt';
+import type { Tutor } from '#lambdas/tutor/tutor';
 import {
   answersInTurn,
   awsError,
@@ -15,8 +15,8 @@ import {
   pictureBlock,
   startBedrockFake,
   textBlock,
-} from '../../support/bedrock-fake';
-import { hang, type FakeServer } from '../../support/loopback';
+} from '#support/bedrock-fake';
+import { hang, type FakeServer } from '#support/loopback';
 
 interface ConverseBody {
   system: { text: string }[];

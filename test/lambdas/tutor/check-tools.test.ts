@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkOf, parseToolInput } from '../../../lambdas/tutor/check-tools';
+import { checkOf, parseToolInput } from '#lambdas/tutor/check-tools';
 
 describe('the check a reply reports through its tool calls (docs/behaviour.md §17.2)', () => {
   it('reads check_answer({correct}) as a judged answer', () => {
@@ -18,13 +18,27 @@ describe('the check a reply reports through its tool calls (docs/behaviour.md §
     expect(checkOf([{ name: 'ask_check_question', input: undefined }])).toEqual({ type: 'question' });
   });
 
-  it('lets a judged answer win over a new question in the same reply', () => {
+  it('carries the judgement of a reply that also asks a question, saying the question is open', () => {
+    // docs/behaviour.md §17.2: "Not quite… Is the Sun a planet or a star?" or "Right! Next: …".
     expect(
       checkOf([
         { name: 'ask_check_question', input: {} },
         { name: 'check_answer', input: { correct: true } },
       ]),
-    ).toEqual({ type: 'answer', correct: true });
+    ).toEqual({ type: 'answer', correct: true, openQuestion: true });
+    expect(
+      checkOf([
+        { name: 'check_answer', input: { correct: false } },
+        { name: 'ask_check_question', input: {} },
+      ]),
+    ).toEqual({ type: 'answer', correct: false, openQuestion: true });
+    // A question asked beside a judgement that cannot be read is just a question.
+    expect(
+      checkOf([
+        { name: 'check_answer', input: { correct: 'yes' } },
+        { name: 'ask_check_question', input: {} },
+      ]),
+    ).toEqual({ type: 'question' });
   });
 
   it('ignores check_answer input that is not {correct: boolean}, and other tools', () => {

@@ -3,9 +3,9 @@
  * first use, over small lesson files handed in by the test (the real files: openai-teaching.test.ts).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { INIT_MARKER, initMessage } from '../../../lambdas/contract/languages';
-import { createGrounding, type ReadLessonFile } from '../../../lambdas/tutor/grounding';
-import { captureLogs, type CapturedLogs } from '../../support/logs';
+import { INIT_MARKER, initMessage } from '#contract/languages';
+import { createGrounding, type ReadLessonFile } from '#lambdas/tutor/grounding';
+import { captureLogs, type CapturedLogs } from '#support/logs';
 
 const topic = (name: string, keywords: string[]) => ({
   name,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createChatHandler as streamingChatHandler } from '../../../lambdas/chat/handler';
-import type { ErrorBody } from '../../../lambdas/contract/errors';
-import { API_ROUTES } from '../../../lambdas/contract/routes';
-import type { ApiHandler } from '../../../lambdas/http/endpoint';
+import { createChatHandler as streamingChatHandler } from '#lambdas/chat/handler';
+import type { ErrorBody } from '#contract/errors';
+import { API_ROUTES } from '#contract/routes';
+import type { ApiHandler } from '#lambdas/http/endpoint';
 import {
   answersInTurn,
   converseAnswer,
@@ -11,11 +11,11 @@ import {
   jsonOf,
   startBedrockFake,
   textBlock,
-} from '../../support/bedrock-fake';
-import { answersInJson, apiEvent, bodyOf } from '../../support/events';
-import type { FakeServer } from '../../support/loopback';
-import { readLines } from '../../support/ndjson';
-import { TRUST_ENV } from '../../support/trust';
+} from '#support/bedrock-fake';
+import { answersInJson, apiEvent, bodyOf } from '#support/events';
+import type { FakeServer } from '#support/loopback';
+import { readLines } from '#support/ndjson';
+import { TRUST_ENV } from '#support/trust';
 
 /** These tests read whole JSON answers. */
 const createChatHandler = (...args: Parameters<typeof streamingChatHandler>) =>

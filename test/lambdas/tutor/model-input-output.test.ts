@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { initMessage } from '../../../lambdas/contract/languages';
-import { modelTurns } from '../../../lambdas/tutor/conversation';
-import { picturePrompt, spokenText, spokenTextStream } from '../../../lambdas/tutor/model-text';
-import { chunksOf, serverSentData } from '../../../lambdas/tutor/server-sent-events';
-import { initInstruction } from '../../../lambdas/tutor/system-prompt';
+import { initMessage } from '#contract/languages';
+import { modelTurns } from '#lambdas/tutor/conversation';
+import { picturePrompt, spokenText, spokenTextStream } from '#lambdas/tutor/model-text';
+import { chunksOf, serverSentData } from '#lambdas/tutor/server-sent-events';
+import { initInstruction } from '#lambdas/tutor/system-prompt';
 
 // What goes to a chat model and what comes back, as pure functions (docs/behaviour.md §13.4 and §13.6):
 // the turns a model accepts, the event stream an OpenAI-compatible server sends, and the cleaning of

@@ -3,10 +3,10 @@
  * §17.1–§17.3): the lesson a turn holds at either level, the check question that ends it, lists of names.
  */
 import { describe, expect, it } from 'vitest';
-import type { ChatTurn } from '../../../lambdas/contract/schemas';
-import { loadKnowledge } from '../../../lambdas/tutor/offline/knowledge';
-import { createOfflineTutor } from '../../../lambdas/tutor/offline/offline-tutor';
-import { quizProgress } from '../../../lambdas/tutor/offline/quiz';
+import type { ChatTurn } from '#contract/schemas';
+import { loadKnowledge } from '#lambdas/tutor/offline/knowledge';
+import { createOfflineTutor } from '#lambdas/tutor/offline/offline-tutor';
+import { quizProgress } from '#lambdas/tutor/offline/quiz';
 import {
   bestTopic,
   compileLocale,
@@ -14,7 +14,7 @@ import {
   lessonIn,
   listOf,
   questionAtEnd,
-} from '../../../lambdas/tutor/offline/compiled-locale';
+} from '#lambdas/tutor/offline/compiled-locale';
 
 const knowledge = loadKnowledge();
 const english = compileLocale(knowledge, knowledge.locales['en-US']);

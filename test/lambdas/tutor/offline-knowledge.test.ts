@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { INIT_MARKER, LOCALES, languageOf, type Locale } from '../../../lambdas/contract/languages';
-import { IMAGE_PROMPT_MAX_CHARS } from '../../../lambdas/contract/limits';
-import { RAW_LOCALE_FILES, RAW_TOPIC_INDEX, loadKnowledge } from '../../../lambdas/tutor/offline/knowledge';
-import { parseKnowledge } from '../../../lambdas/tutor/offline/knowledge-schema';
-import { compilePattern } from '../../../lambdas/tutor/offline/matcher';
+import { INIT_MARKER, LOCALES, languageOf, type Locale } from '#contract/languages';
+import { IMAGE_PROMPT_MAX_CHARS } from '#contract/limits';
+import { RAW_LOCALE_FILES, RAW_TOPIC_INDEX, loadKnowledge } from '#lambdas/tutor/offline/knowledge';
+import { parseKnowledge } from '#lambdas/tutor/offline/knowledge-schema';
+import { compilePattern } from '#lambdas/tutor/offline/matcher';
 
 const knowledge = loadKnowledge();
 const ids = knowledge.index.topics.map((topic) => topic.id);

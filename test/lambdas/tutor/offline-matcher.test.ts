@@ -8,7 +8,7 @@ import {
   prepareMessage,
   tokenize,
   type Matching,
-} from '../../../lambdas/tutor/offline/matcher';
+} from '#lambdas/tutor/offline/matcher';
 
 const english: Matching = { mode: 'words', prefixes: [], suffixes: ['s', 'es'] };
 const arabic: Matching = { mode: 'words', prefixes: ['ال', 'و', 'وال', 'ب', 'بال'], suffixes: ['ات'] };

@@ -3,15 +3,15 @@
  * drives it: each reply goes back in the history with its signature, as JSON and as NDJSON.
  */
 import { describe, expect, it } from 'vitest';
-import { createChatHandler } from '../../../lambdas/chat/handler';
-import type { Locale } from '../../../lambdas/contract/languages';
-import { API_ROUTES } from '../../../lambdas/contract/routes';
-import { chatResponseSchema, type ChatRequest, type ChatTurn } from '../../../lambdas/contract/schemas';
-import type { Check } from '../../../lambdas/contract/teaching';
-import type { StreamingApiHandler } from '../../../lambdas/http/endpoint';
-import { loadKnowledge } from '../../../lambdas/tutor/offline/knowledge';
-import { apiEvent, bodyOf, buffered } from '../../support/events';
-import { readLines, textOf } from '../../support/ndjson';
+import { createChatHandler } from '#lambdas/chat/handler';
+import type { Locale } from '#contract/languages';
+import { API_ROUTES } from '#contract/routes';
+import { chatResponseSchema, type ChatRequest, type ChatTurn } from '#contract/schemas';
+import type { Check } from '#contract/teaching';
+import type { StreamingApiHandler } from '#lambdas/http/endpoint';
+import { loadKnowledge } from '#lambdas/tutor/offline/knowledge';
+import { apiEvent, bodyOf, buffered } from '#support/events';
+import { readLines, textOf } from '#support/ndjson';
 
 const knowledge = loadKnowledge();
 const topicIds = knowledge.index.topics.map((topic) => topic.id);
@@ -98,12 +98,13 @@ describe.each([
       const check = knowledge.locales[language].topics[topic ?? '']?.check;
       if (!check) throw new Error(`no check question in ${question.response}`);
 
+      // Each judgement of a quiz answer also asks a question: the hint's, then the next one (§17.5).
       const hint = await talk.say(dontKnow);
-      expect(hint.check).toEqual({ type: 'answer', correct: false });
+      expect(hint.check).toEqual({ type: 'answer', correct: false, openQuestion: true });
       expect(hint.response).toContain(check.hint);
 
       const right = await talk.say(check.answers[0] ?? '');
-      expect(right.check).toEqual({ type: 'answer', correct: true });
+      expect(right.check).toEqual({ type: 'answer', correct: true, openQuestion: true });
       expect(right.response.startsWith(knowledge.locales[language].checkCorrect)).toBe(true);
     },
   );

@@ -3,12 +3,12 @@
  * understanding judged from the lesson data and the history, and "quiz me".
  */
 import { describe, expect, it } from 'vitest';
-import { LOCALES, type Locale } from '../../../lambdas/contract/languages';
-import type { ChatTurn } from '../../../lambdas/contract/schemas';
-import type { Level } from '../../../lambdas/contract/teaching';
-import { loadKnowledge } from '../../../lambdas/tutor/offline/knowledge';
-import { createOfflineTutor } from '../../../lambdas/tutor/offline/offline-tutor';
-import type { TutorReply, TutorStreamEvent } from '../../../lambdas/tutor/tutor';
+import { LOCALES, type Locale } from '#contract/languages';
+import type { ChatTurn } from '#contract/schemas';
+import type { Level } from '#contract/teaching';
+import { loadKnowledge } from '#lambdas/tutor/offline/knowledge';
+import { createOfflineTutor } from '#lambdas/tutor/offline/offline-tutor';
+import type { TutorReply, TutorStreamEvent } from '#lambdas/tutor/tutor';
 
 const tutor = createOfflineTutor();
 const knowledge = loadKnowledge();
@@ -172,7 +172,8 @@ describe.each(TAUGHT)('checks for understanding in %s', (language) => {
     await talk.say(mars.keywords[0] ?? '');
 
     const hint = await talk.say(DONT_KNOW[language]);
-    expect(hint.check).toEqual({ type: 'answer', correct: false });
+    // The judgement asks the question again: it says the question is open (docs/behaviour.md §7, §17.5).
+    expect(hint.check).toEqual({ type: 'answer', correct: false, openQuestion: true });
     expect(hint.response).toBe(
       [fill(data(language).checkTryAgain, { hint: mars.check.hint }), mars.check.question].join(
         joiner(language),
@@ -197,25 +198,28 @@ describe.each(TAUGHT)('checks for understanding in %s', (language) => {
     expect(right.check).toEqual({ type: 'answer', correct: true });
   });
 
-  it('does not judge a learner who asks about another topic instead, and starts that lesson', async () => {
+  it('does not judge a learner who asks about another topic instead: answers it, then asks again', async () => {
     const talk = new Conversation(language);
     await talk.say(mars.keywords[0] ?? '');
     const saturn = topicText(language, 'saturn');
     const question =
       language === 'ja-JP' ? `${saturn.keywords[0] ?? ''}って何？` : `${saturn.keywords[0] ?? ''}?`;
     const reply = await talk.say(question);
+    // docs/behaviour.md §17.2: a new question mid-check is answered, then the open question asked again.
     expect(reply.check).toEqual({ type: 'question' });
-    expect(askedAbout(language, reply)).toBe('saturn');
+    expect(reply.response).toContain(saturn.explanation);
+    expect(askedAbout(language, reply)).toBe('mars');
   });
 });
 
 describe('judging, in English', () => {
-  it('starts the lesson, with its picture, of another topic named instead of an answer', async () => {
+  it('teaches, with its picture, another topic named instead of an answer, then asks again', async () => {
     const talk = new Conversation('en-US');
     await talk.say('What is a black hole?');
     const reply = await talk.say('Show me Saturn');
     expect(reply.check).toEqual({ type: 'question' });
-    expect(askedAbout('en-US', reply)).toBe('saturn');
+    expect(reply.response).toContain(topicText('en-US', 'saturn').explanation);
+    expect(askedAbout('en-US', reply)).toBe('black-holes');
     expect(reply.imagePrompt).toBeDefined();
   });
 
@@ -224,24 +228,30 @@ describe('judging, in English', () => {
     const start = await talk.say('Quiz me on Venus');
     expect(askedAbout('en-US', start)).toBe('venus');
     const reply = await talk.say('Mercury');
-    expect(reply.check).toEqual({ type: 'answer', correct: false });
-    expect(reply.response).toContain(topicText('en-US', 'venus').check.hint);
+    expect(reply.check).toEqual({ type: 'answer', correct: false, openQuestion: true });
+    // The hint speaks to that mistake (docs/behaviour.md §17.2).
+    expect(reply.response).toContain(topicText('en-US', 'venus').check.mistakes[0]?.hint);
   });
 
-  it('in a quiz, leaves the quiz for a question of the learner’s own', async () => {
+  it('in a quiz, answers a question of the learner’s own, then asks the quiz’s question again', async () => {
     const talk = new Conversation('en-US');
     await talk.say('Quiz me on Venus');
     const reply = await talk.say('Why is Mercury so full of craters?');
     expect(reply.check).toEqual({ type: 'question' });
-    expect(askedAbout('en-US', reply)).toBe('mercury');
+    expect(reply.response).toContain(topicText('en-US', 'mercury').explanation);
+    expect(askedAbout('en-US', reply)).toBe('venus');
+    const right = await talk.say('Venus');
+    expect(right.check).toEqual({ type: 'answer', correct: true, openQuestion: true });
+    expect(right.response).toContain('Next question');
   });
 
-  it('starts a new lesson for a question about another topic, even one holding the answer', async () => {
+  it('answers a question about another topic, even one holding the answer, then asks again', async () => {
     const talk = new Conversation('en-US');
     await talk.say('What is the Moon made of?');
     const reply = await talk.say('How far away is the Sun?');
     expect(reply.check).toEqual({ type: 'question' });
-    expect(askedAbout('en-US', reply)).toBe('sun');
+    expect(reply.response).toContain(topicText('en-US', 'sun').explanation);
+    expect(askedAbout('en-US', reply)).toBe('moon');
   });
 
   it.each([
@@ -256,7 +266,7 @@ describe('judging, in English', () => {
   it('never takes "no idea" for the answer "no"-like words: it is a try without an answer', async () => {
     const talk = new Conversation('en-US');
     await talk.say('black holes');
-    expect((await talk.say('no idea')).check).toEqual({ type: 'answer', correct: false });
+    expect((await talk.say('no idea')).check).toEqual({ type: 'answer', correct: false, openQuestion: true });
   });
 
   it('reads the open question only from Astro’s last turn', async () => {
@@ -301,18 +311,20 @@ describe.each(TAUGHT)('quiz me, in %s', (language) => {
     const first = askedAbout(language, start) ?? '';
 
     const hint = await talk.say(DONT_KNOW[language]);
-    expect(hint.check).toEqual({ type: 'answer', correct: false });
+    expect(hint.check).toEqual({ type: 'answer', correct: false, openQuestion: true });
     expect(hint.response).toContain(topicText(language, first).check.hint);
     expect(askedAbout(language, hint)).toBe(first);
 
     const right = await talk.answerRightly(start);
-    expect(right.check).toEqual({ type: 'answer', correct: true });
+    expect(right.check).toEqual({ type: 'answer', correct: true, openQuestion: true });
     expect(right.response.startsWith(texts.checkCorrect)).toBe(true);
     const second = askedAbout(language, right);
     expect(second).toBeDefined();
     expect(second).not.toBe(first);
+    // The next topic was not taught in this conversation: its lesson comes before its question (§17.3).
+    const next = topicText(language, second ?? '');
     expect(right.response).toContain(
-      fill(texts.quizNext, { question: topicText(language, second ?? '').check.question }),
+      fill(texts.quizNext, { question: [next.explanation, next.check.question].join(joiner(language)) }),
     );
   });
 
@@ -323,11 +335,12 @@ describe.each(TAUGHT)('quiz me, in %s', (language) => {
     const asked = replies.slice(0, -1).map((reply) => askedAbout(language, reply));
     const topics = [...new Set(asked)];
     expect(topics).toHaveLength(3);
+    // Each judgement but the last asks a question again: the hint, or the quiz's next question.
     expect(replies.slice(1).map((reply) => reply.check)).toEqual([
-      { type: 'answer', correct: true },
-      { type: 'answer', correct: false },
-      { type: 'answer', correct: false },
-      { type: 'answer', correct: false },
+      { type: 'answer', correct: true, openQuestion: true },
+      { type: 'answer', correct: false, openQuestion: true },
+      { type: 'answer', correct: false, openQuestion: true },
+      { type: 'answer', correct: false, openQuestion: true },
       { type: 'answer', correct: true },
     ]);
     const names = topics.map((id) => topicText(language, id ?? '').name).join(texts.list.separator);
@@ -341,14 +354,15 @@ describe.each(TAUGHT)('quiz me, in %s', (language) => {
     expect(askedAbout(language, last)).toBeUndefined();
   });
 
-  it('quizzes on the topics of this conversation, newest first', async () => {
+  it('quizzes on the topics of this conversation, never first on the question just answered', async () => {
     const talk = new Conversation(language);
     await talk.answerRightly(await talk.say(topicText(language, 'mars').keywords[0] ?? ''));
     await talk.answerRightly(await talk.say(topicText(language, 'comets').keywords[0] ?? ''));
     const replies = await quiz(talk, QUIZ_ME[language], [[true], [true]]);
+    // docs/behaviour.md §17.3: the comets question was just answered, so the quiz opens on Mars.
     expect(replies.map((reply) => askedAbout(language, reply))).toEqual([
-      'comets',
       'mars',
+      'comets',
       expect.any(String),
     ]);
   });
@@ -360,9 +374,11 @@ describe.each(TAUGHT)('quiz me, in %s', (language) => {
     // Then the topic the named one leads on to.
     const leadsTo = knowledge.index.topics.find((topic) => topic.id === 'solar-system')?.next;
     expect(askedAbout(language, replies[1] as TutorReply)).toBe(leadsTo);
-    expect(replies.slice(1).map((reply) => reply.check)).toEqual(
-      Array.from({ length: 3 }, () => ({ type: 'answer', correct: true })),
-    );
+    expect(replies.slice(1).map((reply) => reply.check)).toEqual([
+      { type: 'answer', correct: true, openQuestion: true },
+      { type: 'answer', correct: true, openQuestion: true },
+      { type: 'answer', correct: true },
+    ]);
     expect((replies[3] as TutorReply).response).toContain(
       fill(texts.quizScore, { score: '3', total: '3', recap: '' }).trim(),
     );
@@ -378,7 +394,7 @@ describe.each(TAUGHT)('quiz me, in %s', (language) => {
     const text = events.map((event) => (event.type === 'delta' ? event.text : '')).join('');
     expect(text).toBe(reply.response);
     expect(events[events.length - 1]).toEqual({ type: 'done', response: reply.response, check: reply.check });
-    expect(reply.check).toEqual({ type: 'answer', correct: false });
+    expect(reply.check).toEqual({ type: 'answer', correct: false, openQuestion: true });
   });
 });
 
@@ -431,14 +447,15 @@ describe('a quiz after another tutor answered', () => {
 });
 
 describe('a quiz, read from the history alone', () => {
-  it('ends when the learner asks about something else mid-quiz, and that lesson’s check is not a quiz', async () => {
+  it('goes on after the learner asks about something else mid-quiz: answered, then the quiz question', async () => {
     const talk = new Conversation('en-US');
     await talk.say('Quiz me on comets');
-    await talk.say('What is a black hole?');
-    const right = await talk.say('nothing');
-    expect(right.check).toEqual({ type: 'answer', correct: true });
-    expect(right.response).toContain(topicText('en-US', 'black-holes').more);
-    expect(right.response).not.toContain('Next question');
+    const aside = await talk.say('What is a black hole?');
+    expect(aside.response).toContain(topicText('en-US', 'black-holes').explanation);
+    expect(askedAbout('en-US', aside)).toBe('comets');
+    const right = await talk.say('away from the sun');
+    expect(right.check).toEqual({ type: 'answer', correct: true, openQuestion: true });
+    expect(right.response).toContain('Next question');
   });
 
   it('does not treat a quiz opening written by someone else as a quiz', async () => {

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { INIT_MARKER, LOCALES, initMessage, type Locale } from '../../../lambdas/contract/languages';
-import type { ChatTurn } from '../../../lambdas/contract/schemas';
-import { loadKnowledge } from '../../../lambdas/tutor/offline/knowledge';
-import { createOfflineTutor, pieces } from '../../../lambdas/tutor/offline/offline-tutor';
-import type { TutorReply } from '../../../lambdas/tutor/tutor';
+import { INIT_MARKER, LOCALES, initMessage, type Locale } from '#contract/languages';
+import type { ChatTurn } from '#contract/schemas';
+import { loadKnowledge } from '#lambdas/tutor/offline/knowledge';
+import { createOfflineTutor, pieces } from '#lambdas/tutor/offline/offline-tutor';
+import type { TutorReply } from '#lambdas/tutor/tutor';
 
 const tutor = createOfflineTutor();
 const knowledge = loadKnowledge();
@@ -169,9 +169,12 @@ describe('the offline tutor', () => {
       expect(reply.response).toContain(mars().more);
     });
 
-    it('never takes "I don’t know" as an answer, even beside a right one', async () => {
-      const unsure = await ask('en-US', `I don't know... ${mars().check.answers[0] ?? ''}?`, lesson());
-      expect(unsure.check).toEqual({ type: 'answer', correct: false });
+    it('never takes "I don’t know" alone as an answer, and takes the answer a hedged guess names', async () => {
+      // docs/behaviour.md §17.2: right is naming an accepted answer, no wrong option, and not negating it.
+      const unsure = await ask('en-US', "I don't know", lesson());
+      expect(unsure.check).toEqual({ type: 'answer', correct: false, openQuestion: true });
+      const hedged = await ask('en-US', `I don't know... ${mars().check.answers[0] ?? ''}?`, lesson());
+      expect(hedged.check).toEqual({ type: 'answer', correct: true });
     });
 
     it('judges a check answer that names the topic of the check itself', async () => {
@@ -188,9 +191,11 @@ describe('the offline tutor', () => {
       const saturn = textOf('en-US', 'saturn').name;
       const answer = await ask('en-US', `I really think that it must be ${saturn} after all`, history);
       expect(answer.check?.type).toBe('answer');
+      // A question of the learner's own is answered, then the quiz's question is asked again (§17.2).
       const question = await ask('en-US', `What are the rings of ${saturn} made of?`, history);
       expect(question.check).toEqual({ type: 'question' });
-      expect(question.response).toContain(textOf('en-US', 'saturn').check.question);
+      expect(question.response).toContain(textOf('en-US', 'saturn').explanation);
+      expect(question.response.endsWith(mars().check.question)).toBe(true);
     });
 
     it('forgets a topic more than a few exchanges back when the learner asks for more', async () => {

@@ -4,14 +4,14 @@
  * reference notes in the system prompt. Platform fetch against the loopback fake.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readTutorConfig } from '../../../lambdas/config';
-import type { Locale } from '../../../lambdas/contract/languages';
-import { CHECK_NOTED } from '../../../lambdas/tutor/check-tools';
-import { createOpenAiTutor } from '../../../lambdas/tutor/openai-tutor';
-import type { Tutor, TutorRequest } from '../../../lambdas/tutor/tutor';
-import { answersInTurn, jsonOf, routesInTurn } from '../../support/bedrock-fake';
-import { lessonNote } from '../../support/lessons';
-import { startFakeServer, type FakeRoute, type FakeServer } from '../../support/loopback';
+import { readTutorConfig } from '#lambdas/config';
+import type { Locale } from '#contract/languages';
+import { CHECK_NOTED } from '#lambdas/tutor/check-tools';
+import { createOpenAiTutor } from '#lambdas/tutor/openai-tutor';
+import type { Tutor, TutorRequest } from '#lambdas/tutor/tutor';
+import { answersInTurn, jsonOf, routesInTurn } from '#support/bedrock-fake';
+import { lessonNote } from '#support/lessons';
+import { startFakeServer, type FakeRoute, type FakeServer } from '#support/loopback';
 import {
   completion,
   completionChunk,
@@ -19,8 +19,8 @@ import {
   sseData,
   streamedCompletion,
   type FakeToolCall,
-} from '../../support/openai-fake';
-import { collect, doneReply } from '../../support/tutor-stream';
+} from '#support/openai-fake';
+import { collect, doneReply } from '#support/tutor-stream';
 
 interface CompletionBody {
   stream?: boolean;

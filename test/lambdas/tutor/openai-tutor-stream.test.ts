@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readTutorConfig, type Env } from '../../../lambdas/config';
-import { createOpenAiTutor } from '../../../lambdas/tutor/openai-tutor';
-import { PICTURE_SHOWN } from '../../../lambdas/tutor/system-prompt';
-import type { Tutor } from '../../../lambdas/tutor/tutor';
-import { answersInTurn, jsonOf, routesInTurn } from '../../support/bedrock-fake';
-import { hang, startFakeServer, type FakeRoute, type FakeServer } from '../../support/loopback';
+import { readTutorConfig, type Env } from '#lambdas/config';
+import { createOpenAiTutor } from '#lambdas/tutor/openai-tutor';
+import { PICTURE_SHOWN } from '#lambdas/tutor/system-prompt';
+import type { Tutor } from '#lambdas/tutor/tutor';
+import { answersInTurn, jsonOf, routesInTurn } from '#support/bedrock-fake';
+import { hang, startFakeServer, type FakeRoute, type FakeServer } from '#support/loopback';
 import {
   completion,
   completionChunk,
@@ -13,8 +13,8 @@ import {
   sseAnswer,
   sseData,
   streamedCompletion,
-} from '../../support/openai-fake';
-import { collect, doneReply, gate } from '../../support/tutor-stream';
+} from '#support/openai-fake';
+import { collect, doneReply, gate } from '#support/tutor-stream';
 
 interface CompletionBody {
   stream?: boolean;
@@ -310,7 +310,8 @@ describe('the OpenAI-compatible tutor streaming (platform fetch against an SSE f
       sseAnswer([sseData(completionChunk({ content: 'Stars are' })), never.wait], { end: false }),
     );
 
-    const streamed = await collect(tutorWith().stream(ask));
+    // The whole deadline far beyond the test's own: only the idle deadline can end the reply in time.
+    const streamed = await collect(tutorWith({ MODEL_TIMEOUT_MS: '60000' }).stream(ask));
 
     expect(streamed.text).toBe('Stars are');
     expect(streamed.error).toMatchObject({ code: 'upstream_timeout' });

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readTutorConfig, type Env } from '../../../lambdas/config';
-import { initMessage } from '../../../lambdas/contract/languages';
-import { referenceNotes } from '../../../lambdas/tutor/grounding';
-import { createOpenAiTutor } from '../../../lambdas/tutor/openai-tutor';
-import { initInstruction, PICTURE_SHOWN, systemPrompt } from '../../../lambdas/tutor/system-prompt';
-import type { Tutor } from '../../../lambdas/tutor/tutor';
-import { answersInTurn, jsonOf, notJson } from '../../support/bedrock-fake';
-import { hang, startFakeServer, type FakeServer } from '../../support/loopback';
-import { completion, openAiError, pictureCall } from '../../support/openai-fake';
+import { readTutorConfig, type Env } from '#lambdas/config';
+import { initMessage } from '#contract/languages';
+import { referenceNotes } from '#lambdas/tutor/grounding';
+import { createOpenAiTutor } from '#lambdas/tutor/openai-tutor';
+import { initInstruction, PICTURE_SHOWN, systemPrompt } from '#lambdas/tutor/system-prompt';
+import type { Tutor } from '#lambdas/tutor/tutor';
+import { answersInTurn, jsonOf, notJson } from '#support/bedrock-fake';
+import { hang, startFakeServer, type FakeServer } from '#support/loopback';
+import { completion, openAiError, pictureCall } from '#support/openai-fake';
 
 interface CompletionBody {
   model: string;

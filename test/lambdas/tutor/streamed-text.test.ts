@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createOfflineTutor, pieces } from '../../../lambdas/tutor/offline/offline-tutor';
-import { spokenText, spokenTextStream } from '../../../lambdas/tutor/model-text';
-import { StreamedText, withoutPartial, withoutTrailingSpace } from '../../../lambdas/tutor/streamed-text';
-import { doneEvent } from '../../../lambdas/tutor/tutor';
-import { initMessage, LOCALES } from '../../../lambdas/contract/languages';
-import { collect, doneReply } from '../../support/tutor-stream';
+import { createOfflineTutor, pieces } from '#lambdas/tutor/offline/offline-tutor';
+import { spokenText, spokenTextStream } from '#lambdas/tutor/model-text';
+import { StreamedText, withoutPartial, withoutTrailingSpace } from '#lambdas/tutor/streamed-text';
+import { doneEvent } from '#lambdas/tutor/tutor';
+import { initMessage, LOCALES } from '#contract/languages';
+import { collect, doneReply } from '#support/tutor-stream';
 
 /** Cuts `text` at the given positions. */
 function cut(text: string, positions: readonly number[]): string[] {

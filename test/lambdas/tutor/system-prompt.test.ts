@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { initMessage, LANGUAGES } from '../../../lambdas/contract/languages';
-import { modelTurns } from '../../../lambdas/tutor/conversation';
-import { DEFAULT_LEVEL, LEVELS, type Level } from '../../../lambdas/contract/teaching';
+import { initMessage, LANGUAGES } from '#contract/languages';
+import { modelTurns } from '#lambdas/tutor/conversation';
+import { DEFAULT_LEVEL, LEVELS, type Level } from '#contract/teaching';
 import {
   initInstruction,
   modelUserText,
   SHOW_PICTURE_TOOL,
   systemPrompt,
   TUTOR_TOOLS,
-} from '../../../lambdas/tutor/system-prompt';
+} from '#lambdas/tutor/system-prompt';
 
 const PROMPTS = LANGUAGES.flatMap((language) =>
   LEVELS.map((level) => [language.value, level, language.englishName] as const),
@@ -68,7 +68,7 @@ describe('the system prompt (docs/behaviour.md §17.9)', () => {
       expect(prompt).toContain(rule);
     }
     expect(systemPrompt('en-US', 'teen', [{ topic: 'stars', text: 'Stars shine.' }])).toMatch(
-      /ending with that question\.\n\nReference notes: /,
+      /calls both tools\.\n\nReference notes: /,
     );
   });
 

@@ -4,9 +4,9 @@
  * only when asked, and each failure as the contract's error without the secret's content.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CachedSecret, secretsManagerClient } from '../../../lambdas/upstream/cached-secret';
-import { hang, sendJson, type FakeServer } from '../../support/loopback';
-import { secretsManagerRoute, startSecretsManagerFake } from '../../support/secrets-manager-fake';
+import { CachedSecret, secretsManagerClient } from '#lambdas/upstream/cached-secret';
+import { hang, sendJson, type FakeServer } from '#support/loopback';
+import { secretsManagerRoute, startSecretsManagerFake } from '#support/secrets-manager-fake';
 
 const CACHE_MS = 1_000;
 let secrets: FakeServer;

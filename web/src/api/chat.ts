@@ -3,12 +3,14 @@ import { SIGNATURE_MAX_CHARS, TICKET_MAX_CHARS } from '#contract/limits';
 import { API_ROUTES, CHAT_STREAM_MEDIA_TYPE } from '#contract/routes';
 import type { ChatRequest, ChatResponse, ChatStreamLine } from '#contract/schemas';
 import type { Check } from '#contract/teaching';
-import { settings } from '../app/env';
+import { settings } from '../lib/env';
 import { ApiRequestError, errorCodeOf, objectBody } from './http';
 
 export type { ChatRequest };
 
-export interface ChatReply extends ChatResponse {
+export interface ChatReply extends Omit<ChatResponse, 'check'> {
+  /** The reply's check for understanding as the web reads it (docs/behaviour.md §17.2, §17.5). */
+  readonly check?: Check;
   /** True when the server's built-in offline tutor answered (header `X-Astro-Tutor: offline`). */
   readonly offlineTutor: boolean;
 }
@@ -29,6 +31,7 @@ export interface ChatStreamDeadlines {
 }
 
 /**
+ * docs/behaviour.md §7.11, §9.9: 30 s to the first line, then 20 s between lines, and no cap on the whole.
  * Beyond the server's own (its model deadline is 20 s whole and 10 s between pieces, and API Gateway's
  * is 29 s), so the server's own error answer normally arrives first; these only catch a lost connection.
  */
@@ -195,7 +198,7 @@ function readReply(data: Record<string, unknown>, headers: Headers): ChatReply {
 }
 
 /** The reply's fields, each kept only when well formed (a reader tolerant of an older server). */
-function replyFields(data: { response: string } & Record<string, unknown>): ChatResponse {
+function replyFields(data: { response: string } & Record<string, unknown>): Omit<ChatReply, 'offlineTutor'> {
   const imagePrompt =
     typeof data.imagePrompt === 'string' && data.imagePrompt.trim() !== '' ? data.imagePrompt : undefined;
   const signature = tokenOf(data.signature, SIGNATURE_MAX_CHARS);
@@ -213,13 +216,17 @@ function replyFields(data: { response: string } & Record<string, unknown>): Chat
 /**
  * A reply's check for understanding (docs/behaviour.md §17.2) as the contract shapes it, or undefined: a
  * malformed one is ignored rather than failing a reply whose words are fine (no star, no think time).
+ * A judgement keeps `openQuestion` only when it is exactly `true` (§17.5: anything else means the reply
+ * asks nothing more); unknown fields are dropped.
  */
 function checkOf(value: unknown): Check | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const check = value as { type?: unknown; correct?: unknown };
+  const check = value as { type?: unknown; correct?: unknown; openQuestion?: unknown };
   if (check.type === 'question') return { type: 'question' };
   if (check.type === 'answer' && typeof check.correct === 'boolean') {
-    return { type: 'answer', correct: check.correct };
+    return check.openQuestion === true
+      ? { type: 'answer', correct: check.correct, openQuestion: true }
+      : { type: 'answer', correct: check.correct };
   }
   return undefined;
 }

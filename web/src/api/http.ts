@@ -1,5 +1,5 @@
 import type { ErrorBody, ErrorCode } from '#contract/errors';
-import { settings } from '../app/env';
+import { settings } from '../lib/env';
 
 /** A non-OK answer from the API, with the contract's error code when the body carried one. */
 export class ApiRequestError extends Error {

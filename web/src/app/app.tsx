@@ -7,11 +7,11 @@ import { Notes } from '../components/notes';
 import { StarAnnouncement } from '../components/star-count';
 import { Transcript } from '../components/transcript';
 import type { ConversationDeps } from '../conversation/controller';
-import { isBusy, isInitializing, lastReplyText } from '../conversation/state';
+import { isBusy, isInitializing, lastReplyText, openQuestionId } from '../conversation/state';
 import { useConversation } from '../conversation/use-conversation';
 import { useSkipKey } from '../conversation/use-skip-key';
 import { useMessages } from '../i18n/use-messages';
-import { settings } from './env';
+import { settings } from '../lib/env';
 
 /** The one screen (docs/behaviour.md §2): header, transcript, footer, and the feedback modal over them. */
 export function App({ deps }: { readonly deps?: () => ConversationDeps }) {
@@ -39,6 +39,7 @@ export function App({ deps }: { readonly deps?: () => ConversationDeps }) {
             messages={state.messages}
             interim={state.interim}
             language={state.conversationLanguage}
+            questionId={openQuestionId(state)}
           />
           <a className="contact-link" href={settings.contactUrl} target="_blank" rel="noopener noreferrer">
             <span aria-hidden="true">✉</span>
@@ -82,6 +83,7 @@ export function App({ deps }: { readonly deps?: () => ConversationDeps }) {
       {modalOpen && (
         <FeedbackModal
           t={t}
+          locale={state.language}
           sending={state.feedback.sending}
           onDismiss={() => controller.dismissFeedback()}
           onSubmit={(input) => void controller.submitFeedback(input)}

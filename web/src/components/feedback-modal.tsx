@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import type { Locale } from '#contract/languages';
 import { FEEDBACK_SUGGESTION_MAX_CHARS } from '#contract/limits';
 import type { FeedbackInput } from '../conversation/controller';
 import { canSubmitFeedback } from '../conversation/state';
@@ -7,6 +8,8 @@ import { StarRating } from './star-rating';
 
 export interface FeedbackModalProps {
   readonly t: Messages;
+  /** The page's language, for the numbers in the ratings' names. */
+  readonly locale: Locale;
   readonly sending: boolean;
   /** Cancel, a backdrop click or Escape. */
   readonly onDismiss: () => void;
@@ -19,7 +22,7 @@ const FOCUSABLE = 'button:not([disabled]), input:not([disabled]), textarea:not([
  * 'Share Your Feedback' (docs/behaviour.md §2.17–§2.18, §5). Focus moves into the dialog, Tab stays inside
  * it, and focus returns to where it was when the dialog closes.
  */
-export function FeedbackModal({ t, sending, onDismiss, onSubmit }: FeedbackModalProps) {
+export function FeedbackModal({ t, locale, sending, onDismiss, onSubmit }: FeedbackModalProps) {
   const [helpfulness, setHelpfulness] = useState(0);
   const [clarity, setClarity] = useState(0);
   const [suggestion, setSuggestion] = useState('');
@@ -82,8 +85,14 @@ export function FeedbackModal({ t, sending, onDismiss, onSubmit }: FeedbackModal
             if (canSubmit) onSubmit({ helpfulness, clarity, suggestion });
           }}
         >
-          <StarRating t={t} legend={t.helpfulness} value={helpfulness} onChange={setHelpfulness} />
-          <StarRating t={t} legend={t.clarity} value={clarity} onChange={setClarity} />
+          <StarRating
+            t={t}
+            locale={locale}
+            legend={t.helpfulness}
+            value={helpfulness}
+            onChange={setHelpfulness}
+          />
+          <StarRating t={t} locale={locale} legend={t.clarity} value={clarity} onChange={setClarity} />
           <label className="suggestion">
             <span>{t.suggestion}</span>
             <textarea

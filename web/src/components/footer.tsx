@@ -1,5 +1,5 @@
 import type { Locale } from '#contract/languages';
-import type { WebSettings } from '../app/env';
+import type { WebSettings } from '../lib/env';
 import { PLAYBACK_SPEEDS, type PlaybackSpeed } from '../conversation/speed';
 import type { Status } from '../conversation/state';
 import type { ListeningHealth } from '../speech/engine';

@@ -1,6 +1,6 @@
 import { LANGUAGES, type Locale } from '#contract/languages';
 import { LEVELS, type Level } from '#contract/teaching';
-import type { WebSettings } from '../app/env';
+import type { WebSettings } from '../lib/env';
 import { format, type Messages } from '../i18n/messages';
 import { Logo } from './logo';
 

@@ -1,12 +1,14 @@
 import { memo, useState } from 'react';
 import type { ChatMessage } from '#contract/schemas';
-import { logError } from '../app/log';
+import { logError } from '../lib/log';
 import type { Messages } from '../i18n/messages';
 import { RichText } from './rich-text';
 
 export interface MessageBubbleProps {
   readonly message: ChatMessage;
   readonly t: Messages;
+  /** This reply ends with the open check question (docs/behaviour.md §2.6, §17.5). */
+  readonly question?: boolean;
 }
 
 /**
@@ -14,11 +16,12 @@ export interface MessageBubbleProps {
  * object), so a change of status, an interim text or a new bubble re-renders only what changed, not the
  * whole conversation: the page stays free for the voice however long the conversation gets.
  */
-export const MessageBubble = memo(function MessageBubble({ message, t }: MessageBubbleProps) {
+export const MessageBubble = memo(function MessageBubble({ message, t, question }: MessageBubbleProps) {
   const who = message.sender === 'user' ? t.you : t.astro;
   const isPicture = message.isLoading === true || message.imageUrl !== undefined;
+  const kind = isPicture ? ' message-picture' : question ? ' message-question' : '';
   return (
-    <li className={`message message-${message.sender}${isPicture ? ' message-picture' : ''}`}>
+    <li className={`message message-${message.sender}${kind}`}>
       <span className="visually-hidden">{who}: </span>
       {isPicture ? (
         <Picture message={message} t={t} />

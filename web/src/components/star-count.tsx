@@ -11,9 +11,10 @@ export interface StarCountProps {
 }
 
 /**
- * The stars earned in the conversation, shown quietly beside the status line (docs/behaviour.md §2.23):
- * "★ 3" once there is one, named "3 stars" for screen readers. The star pops in when the count grows (the
- * key restarts the animation), except with reduced motion.
+ * The stars earned in the conversation, a small gold badge beside the status line (docs/behaviour.md
+ * §2.23): "★ 3" once there is one, named "3 stars earned" for screen readers, unlike the feedback dialog's
+ * ratings ("Helpfulness: 3 of 5", §2.17). The star pops in when the count grows (the key restarts the
+ * animation), except with reduced motion.
  */
 export function StarCount({ t, locale, stars }: StarCountProps) {
   if (stars === 0) return null;

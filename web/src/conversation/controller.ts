@@ -5,8 +5,8 @@ import type { Level } from '#contract/teaching';
 import { streamChat, type ChatReply, type ChatRequest, type ChatStreamHandlers } from '../api/chat';
 import { sendFeedback, type FeedbackRequest } from '../api/feedback';
 import { generateImage, PICTURE_FAILED_MESSAGE } from '../api/generate-image';
-import { withDeadline } from '../app/deadline';
-import { logError } from '../app/log';
+import { withDeadline } from '../lib/deadline';
+import { logError } from '../lib/log';
 import type { SpeechEngine } from '../speech/engine';
 import { newConversationId, nextLoadingId, nextMessageId } from './message-id';
 import type { PlaybackSpeed } from './speed';
@@ -353,9 +353,12 @@ export class ConversationController {
         );
       }
       if (reply.imagePrompt) onPicture(reply.imagePrompt, reply.imageTicket);
-      // Stars and think time (docs/behaviour.md §17.4, §17.5) count once the whole reply is known.
-      if (reply.check && replyId !== null)
-        this.dispatch({ type: 'reply_checked', conversationId, check: reply.check }, 'soon');
+    }
+    // Stars, think time and the feedback dialog's wait (docs/behaviour.md §17.4, §17.5, §4.18) follow the
+    // whole reply; one that broke off after its first words is all there is, and asks nothing.
+    if (replyId !== null) {
+      const check = reply?.check;
+      this.dispatch({ type: 'reply_completed', conversationId, ...(check ? { check } : {}) }, 'soon');
     }
     if (spoken) await this.finishSpeaking(conversationId, spoken);
   }

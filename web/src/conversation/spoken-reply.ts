@@ -1,5 +1,5 @@
 import type { Locale } from '#contract/languages';
-import { logError } from '../app/log';
+import { logError } from '../lib/log';
 import { NoVoiceError, type SpeechEngine } from '../speech/engine';
 import { SentenceCutter } from './sentences';
 import { speakableText } from '../speech/speakable';

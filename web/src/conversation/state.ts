@@ -18,7 +18,7 @@ import {
 import type { ListeningHealth } from '../speech/engine';
 import { DEFAULT_PLAYBACK_SPEED, type PlaybackSpeed } from './speed';
 
-/** The feedback dialog opens once the learner has sent this many messages (docs/behaviour.md §9.3). */
+/** The feedback dialog is due once the learner has sent this many messages (docs/behaviour.md §9.3). */
 export const FEEDBACK_PROMPT_USER_MESSAGES = 3;
 
 /**
@@ -71,10 +71,16 @@ export interface ConversationState {
   /** Correct answers to check questions in this conversation (§17.4); kept after End, reset at Start. */
   readonly stars: number;
   /**
-   * Astro's last reply asked or judged a check question and the learner has not answered yet: think
-   * time (§17.5), "Take your time…" while listening and a recogniser that waits longer.
+   * Astro's last reply ended with a check question (a question, or a judgement that asks again) and the
+   * learner has not answered yet: think time (§17.5), "Take your time…" while listening and a recogniser
+   * that waits longer. The feedback dialog waits while it is open (§4.18).
    */
   readonly checkOpen: boolean;
+  /**
+   * Astro's reply to the learner's latest message (or to the opening) is not whole yet: whether it ends
+   * with a check question is not known, so the feedback dialog waits for it (§4.18).
+   */
+  readonly replying: boolean;
 }
 
 export const initialState: ConversationState = {
@@ -94,6 +100,7 @@ export const initialState: ConversationState = {
   level: DEFAULT_LEVEL,
   stars: 0,
   checkOpen: false,
+  replying: false,
 };
 
 export type ConversationAction =
@@ -125,8 +132,11 @@ export type ConversationAction =
       readonly offlineTutor?: boolean;
       readonly signature?: string;
     }
-  /** The whole reply is known and says it asked a check question or judged the learner's answer. */
-  | { readonly type: 'reply_checked'; readonly conversationId: string; readonly check: Check }
+  /**
+   * The whole reply is known (or the tutor failed after its first words): with its `check` when it asked a
+   * check question or judged the learner's answer.
+   */
+  | { readonly type: 'reply_completed'; readonly conversationId: string; readonly check?: Check }
   /** The tutor suggested a picture (mid-stream or with the reply): its placeholder joins the transcript. */
   | {
       readonly type: 'picture_requested';
@@ -151,6 +161,13 @@ export type ConversationAction =
   | { readonly type: 'feedback_settled' };
 
 export function conversationReducer(state: ConversationState, action: ConversationAction): ConversationState {
+  const next = applyAction(state, action);
+  return next !== state && isFeedbackDue(next)
+    ? { ...next, feedback: { ...next.feedback, open: true } }
+    : next;
+}
+
+function applyAction(state: ConversationState, action: ConversationAction): ConversationState {
   switch (action.type) {
     case 'language_selected':
       // The dropdown is disabled while active; the rule holds here too.
@@ -178,6 +195,7 @@ export function conversationReducer(state: ConversationState, action: Conversati
         voiceMissing: false,
         stars: 0,
         checkOpen: false,
+        replying: true,
       };
 
     case 'engine_ready':
@@ -202,15 +220,14 @@ export function conversationReducer(state: ConversationState, action: Conversati
       if (!state.active || state.status !== 'listening' || text === '') {
         return state.interim === '' ? state : { ...state, interim: '' };
       }
-      const messages = [...state.messages, { id: action.id, text, sender: 'user' as const }];
       return {
         ...state,
-        messages,
+        messages: [...state.messages, { id: action.id, text, sender: 'user' as const }],
         interim: '',
         status: 'thinking',
         // The learner answered (or moved on): the check question is closed (docs/behaviour.md §17.5).
         checkOpen: false,
-        feedback: feedbackAfterUserMessage(state.feedback, messages, state.active),
+        replying: true,
       };
     }
 
@@ -244,14 +261,12 @@ export function conversationReducer(state: ConversationState, action: Conversati
       };
     }
 
-    case 'reply_checked': {
+    case 'reply_completed': {
       if (!isCurrent(state, action.conversationId)) return state;
       const { check } = action;
       // docs/behaviour.md §17.4: a star for each answer the tutor judged correct.
-      const stars = check.type === 'answer' && check.correct ? state.stars + 1 : state.stars;
-      // docs/behaviour.md §17.5: a judgement opens think time too, since one `check` cannot say that the
-      // reply also asks again (the hint and the question again, a quiz's next question).
-      return { ...state, stars, checkOpen: true };
+      const stars = check?.type === 'answer' && check.correct ? state.stars + 1 : state.stars;
+      return { ...state, stars, checkOpen: endsWithQuestion(check), replying: false };
     }
 
     case 'picture_requested':
@@ -273,7 +288,7 @@ export function conversationReducer(state: ConversationState, action: Conversati
 
     case 'chat_failed':
       return isCurrent(state, action.conversationId) && state.status === 'thinking'
-        ? { ...state, status: 'listening' }
+        ? { ...state, status: 'listening', replying: false }
         : state;
 
     case 'playback_finished':
@@ -303,6 +318,7 @@ export function conversationReducer(state: ConversationState, action: Conversati
         interim: '',
         listeningHealth: null,
         checkOpen: false,
+        replying: false,
       };
 
     case 'feedback_dismissed':
@@ -335,15 +351,27 @@ export function isInitializing(state: BusyFacts): boolean {
   return state.active && state.engine === null;
 }
 
-/** docs/behaviour.md §4.18: once, at ≥ 3 user messages, not dismissed or sent, conversation still active. */
-function feedbackAfterUserMessage(
-  feedback: FeedbackState,
-  messages: readonly TranscriptMessage[],
-  active: boolean,
-): FeedbackState {
-  if (feedback.open || feedback.done || !active) return feedback;
-  const userMessages = messages.filter((message) => message.sender === 'user').length;
-  return userMessages >= FEEDBACK_PROMPT_USER_MESSAGES ? { ...feedback, open: true } : feedback;
+/**
+ * docs/behaviour.md §17.5: a reply leaves a check question open when it ends with one: a `question`, or a
+ * judgement that asks again (`openQuestion`). A judgement without it (an offer of the next topic, the
+ * answer revealed, a quiz's score) and a reply without `check` leave none open.
+ */
+export function endsWithQuestion(check: Check | undefined): boolean {
+  return check?.type === 'question' || (check?.type === 'answer' && check.openQuestion === true);
+}
+
+/**
+ * docs/behaviour.md §4.18: once, at ≥ 3 user messages, not dismissed or sent, conversation still active;
+ * and only at a pause: Astro has said its whole reply, listens again, and no check question is open. The
+ * dialog never covers a question the learner is thinking about; it waits for the judgement, and for a
+ * quiz's end.
+ */
+function isFeedbackDue(state: ConversationState): boolean {
+  const { feedback } = state;
+  if (feedback.open || feedback.done || !state.active) return false;
+  if (state.status !== 'listening' || state.replying || state.checkOpen) return false;
+  const userMessages = state.messages.filter((message) => message.sender === 'user').length;
+  return userMessages >= FEEDBACK_PROMPT_USER_MESSAGES;
 }
 
 function isCurrent(state: ConversationState, conversationId: string): boolean {
@@ -402,11 +430,27 @@ export function feedbackHistoryOf(messages: readonly TranscriptMessage[]): ChatM
 
 /** What Replay speaks: Astro's last reply in words (not a picture or its placeholder); null before one. */
 export function lastReplyText(messages: readonly TranscriptMessage[]): string | null {
+  const reply = lastReply(messages);
+  return reply === null || reply.text.trim() === '' ? null : reply.text;
+}
+
+/**
+ * The id of Astro's reply that ends with the open check question, which the transcript keeps in view
+ * (docs/behaviour.md §2.6); null while none is open.
+ */
+export function openQuestionId(
+  state: Pick<ConversationState, 'checkOpen' | 'messages'>,
+): TranscriptMessage['id'] | null {
+  return state.checkOpen ? (lastReply(state.messages)?.id ?? null) : null;
+}
+
+/** Astro's last message in words: not a picture, not a placeholder. */
+function lastReply(messages: readonly TranscriptMessage[]): TranscriptMessage | null {
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const message = messages[index];
     if (!message || message.sender !== 'astro') continue;
     if (isPlaceholder(message) || message.isLoading || message.imageUrl !== undefined) continue;
-    return message.text.trim() === '' ? null : message.text;
+    return message;
   }
   return null;
 }

@@ -1,5 +1,5 @@
-import { logError } from '../app/log';
-import { DeadlineError, withDeadline } from '../app/deadline';
+import { logError } from '../lib/log';
+import { DeadlineError, withDeadline } from '../lib/deadline';
 import type { SpeechAudio } from './speech-audio';
 
 /** Where synthesized speech is played. */

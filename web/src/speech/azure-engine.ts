@@ -2,11 +2,11 @@ import type * as SpeechSdkModule from 'microsoft-cognitiveservices-speech-sdk';
 import speechProcessorUrl from 'microsoft-cognitiveservices-speech-sdk/distrib/browser/speech-processor.js?url&no-inline';
 import type { SpeechTokenResponse } from '#contract/schemas';
 import { languageOf, type Locale } from '#contract/languages';
-import { logError } from '../app/log';
+import { logError } from '../lib/log';
 import type { AudioOutput } from './audio-player';
 import { SpeechAudio } from './speech-audio';
 import { SPEECH_TOKEN_DEADLINE_MS } from '../api/speech-token';
-import { DeadlineError, withDeadline } from '../app/deadline';
+import { DeadlineError, withDeadline } from '../lib/deadline';
 import type { ListeningHealth, RecognitionHandlers, SpeechEngine } from './engine';
 import { pronounced, type SpokenSegment } from './pronunciation';
 

@@ -1,5 +1,5 @@
 import type { Locale } from '#contract/languages';
-import { logError } from '../app/log';
+import { logError } from '../lib/log';
 import { NoVoiceError, type ListeningHealth, type RecognitionHandlers, type SpeechEngine } from './engine';
 import { aliased } from './pronunciation';
 

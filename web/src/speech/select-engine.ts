@@ -1,5 +1,5 @@
 import { fetchSpeechToken } from '../api/speech-token';
-import { logError } from '../app/log';
+import { logError } from '../lib/log';
 import type { AudioPlayer } from './audio-player';
 import { BrowserSpeechEngine } from './browser-engine';
 import type { SpeechEngine } from './engine';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../../lambdas/http/api-error';
-import { errorFields, log, setLogSink, type LogLevel } from '../../../lambdas/http/log';
+import { ApiError } from '#lambdas/lib/api-error';
+import { errorFields, log, setLogSink, type LogLevel } from '#lambdas/lib/log';
 
 // The structured log (docs/behaviour.md §12.12): one JSON line per entry at or above the level, and an
 // error named without anything it may carry from the learner.
@@ -58,7 +58,7 @@ describe('the log', () => {
     process.env.LOG_LEVEL = 'WARN';
     const stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     try {
-      const fresh = await import('../../../lambdas/http/log');
+      const fresh = await import('#lambdas/lib/log');
       fresh.log.info('not this');
       fresh.log.warn('this');
       expect(stdout.mock.calls.map(([text]) => JSON.parse(String(text)).message)).toEqual(['this']);
@@ -77,7 +77,7 @@ describe('the log', () => {
         vi.resetModules();
         if (value === undefined) delete process.env.LOG_LEVEL;
         else process.env.LOG_LEVEL = value;
-        const fresh = await import('../../../lambdas/http/log');
+        const fresh = await import('#lambdas/lib/log');
         fresh.log.debug('not this');
         fresh.log.info('this');
       }
