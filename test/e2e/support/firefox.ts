@@ -70,7 +70,9 @@ export interface FirefoxApp {
  */
 export async function startFirefoxApp(): Promise<FirefoxApp> {
   if (!existsSync(FIREFOX)) {
-    throw new Error(`${FIREFOX} is missing: install Debian's firefox-esr (apt-get install -y firefox-esr).`);
+    throw new Error(
+      `${FIREFOX} is missing: run 'npm run test:browsers' (it installs Debian's firefox-esr, or says how).`,
+    );
   }
   const profile = await mkdtemp(join(tmpdir(), 'astro-firefox-'));
   const outside = await watchTheOutside();

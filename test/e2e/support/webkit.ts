@@ -81,12 +81,34 @@ async function endGroup(pgid: number): Promise<void> {
   if (groupAlive(pgid)) signal('SIGKILL');
 }
 
+/**
+ * The group's leader: starts `xvfb-run …` and, once a second, checks that the test process (`$1`) is
+ * still there; when it is gone, or xvfb-run has ended, it ends the whole group (itself included), so a
+ * test run killed outright (a timeout, Ctrl-C) leaves no X server or browser behind.
+ */
+const WATCH_THE_TEST_PROCESS = `parent=$1; shift
+"$@" &
+while kill -0 "$parent" 2>/dev/null && kill -0 $! 2>/dev/null; do sleep 1; done
+kill -TERM 0`;
+
 async function startDriver(home: string): Promise<Driver> {
   const port = await freePort();
   // -a: the first free display, so several test files (and people) can run at once.
   const child = spawn(
-    XVFB_RUN,
-    ['-a', '-s', '-screen 0 1280x1024x24 -nolisten tcp', WEBKIT_DRIVER, `--port=${port}`, '--host=local'],
+    'sh',
+    [
+      '-c',
+      WATCH_THE_TEST_PROCESS,
+      'webkit-group',
+      String(process.pid),
+      XVFB_RUN,
+      '-a',
+      '-s',
+      '-screen 0 1280x1024x24 -nolisten tcp',
+      WEBKIT_DRIVER,
+      `--port=${port}`,
+      '--host=local',
+    ],
     {
       detached: true,
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -107,7 +129,8 @@ async function startDriver(home: string): Promise<Driver> {
   // The tail of what the driver and browser said, for a failure to start (ALSA and D-Bus noise aside).
   let said = '';
   child.stderr?.on('data', (data: Buffer) => (said = (said + data.toString()).slice(-4_000)));
-  // Should this process die without closing (a crashed worker), the group goes with it.
+  // Should this process exit without closing (a failed hook), the group goes with it; should it be
+  // killed outright, the group's leader notices within a second (WATCH_THE_TEST_PROCESS).
   const orphaned = () => {
     if (child.pid !== undefined) {
       try {
@@ -153,7 +176,7 @@ export async function startWebKitApp(): Promise<WebKitApp> {
   for (const tool of [WEBKIT_DRIVER, XVFB_RUN]) {
     if (!existsSync(tool)) {
       throw new Error(
-        `${tool} is missing: run test/e2e/support/browsers.sh (apt-get install -y webkit2gtk-driver xvfb).`,
+        `${tool} is missing: run 'npm run test:browsers' (it installs Debian's webkit2gtk-driver and xvfb, or says how).`,
       );
     }
   }
@@ -183,12 +206,14 @@ export async function startWebKitApp(): Promise<WebKitApp> {
     // A session opens in 1–3 s. Should the driver take the command and never launch MiniBrowser (it did,
     // one start in three, while GLib still looked for a D-Bus session: see the environment above), the
     // whole group is ended and started again.
+    // Two test files starting at once may also pick the same free display (xvfb-run -a), and one X
+    // server then fails to start: that too is tried again.
     for (let attempt = 1; !session; attempt += 1) {
-      driver = await startDriver(home);
       try {
+        driver = await startDriver(home);
         session = await WebDriverSession.create(driver.url, capabilities, SESSION_START_MS);
       } catch (error) {
-        await driver.close();
+        await driver?.close();
         driver = undefined;
         if (attempt === SESSION_ATTEMPTS) throw error;
       }
