@@ -8,11 +8,12 @@ export type { SpeechTokenResponse };
 export const SPEECH_TOKEN_DEADLINE_MS = 10_000;
 
 /**
- * POST /api/speechToken: a short-lived Azure Speech token. Resolves to null when the server has no
- * speech key, which is how the app knows to use the browser's own speech engine. It asks for a token only
- * if there is a key (`Prefer: if-configured`), so that a server without one answers 204 No Content, which
- * the browser does not log as a failed request; a server that does not know the preference answers 503
- * `not_configured`, which means the same (docs/behaviour.md §9.8).
+ * POST /api/speechToken: a short-lived Azure Speech token. Resolves to null when the server has no speech
+ * key or has reached the day's spending cap (503 over_budget, docs/behaviour.md §12.19): either way the app
+ * uses the browser's own speech engine. It asks for a token only if there is a key (`Prefer:
+ * if-configured`), so that a server without one answers 204 No Content, which the browser does not log as
+ * a failed request; a server that does not know the preference answers 503 `not_configured`, which means
+ * the same (docs/behaviour.md §9.8).
  */
 export async function fetchSpeechToken(signal?: AbortSignal): Promise<SpeechTokenResponse | null> {
   try {
@@ -27,7 +28,12 @@ export async function fetchSpeechToken(signal?: AbortSignal): Promise<SpeechToke
     }
     return { token, region, expiresAt };
   } catch (error) {
-    if (error instanceof ApiRequestError && error.code === 'not_configured') return null;
+    if (
+      error instanceof ApiRequestError &&
+      (error.code === 'not_configured' || error.code === 'over_budget')
+    ) {
+      return null;
+    }
     throw error;
   }
 }
