@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DeadlineError } from '#web/lib/deadline';
-import { AudioPlayer, streamSourceFor, type StreamSourceConstructor } from '#web/speech/audio-player';
+import { AudioPlayer } from '#web/speech/audio-player';
+import { streamSourceFor, type StreamSourceConstructor } from '#web/speech/media-source';
 import { SpeechAudio } from '#web/speech/speech-audio';
 
 // iPhone's Safari (iOS 17.1 on) has no MediaSource, only WebKit's ManagedMediaSource, which opens only on

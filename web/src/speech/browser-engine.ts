@@ -2,34 +2,7 @@ import type { Locale } from '#contract/languages';
 import { logError } from '../lib/log';
 import { NoVoiceError, type ListeningHealth, type RecognitionHandlers, type SpeechEngine } from './engine';
 import { aliased } from './pronunciation';
-
-/** The slice of the Web Speech API's SpeechRecognition this engine uses (not in TypeScript's DOM lib). */
-interface RecognitionLike {
-  continuous: boolean;
-  interimResults: boolean;
-  lang: string;
-  onstart: (() => void) | null;
-  onresult: ((event: RecognitionResultEvent) => void) | null;
-  onerror: ((event: { readonly error: string }) => void) | null;
-  onend: (() => void) | null;
-  start(): void;
-  stop(): void;
-  abort(): void;
-}
-
-interface RecognitionResultEvent {
-  readonly resultIndex: number;
-  readonly results: ArrayLike<{ readonly isFinal: boolean; readonly 0: { readonly transcript: string } }>;
-}
-
-type RecognitionConstructor = new () => RecognitionLike;
-
-interface SpeechWindow {
-  SpeechRecognition?: RecognitionConstructor;
-  webkitSpeechRecognition?: RecognitionConstructor;
-  speechSynthesis?: SpeechSynthesis;
-  SpeechSynthesisUtterance?: typeof SpeechSynthesisUtterance;
-}
+import type { RecognitionConstructor, RecognitionLike, SpeechWindow } from './web-speech-api';
 
 /** How long the engine waits for things that may never happen; tests pass shorter ones. */
 export interface BrowserSpeechTimings {
