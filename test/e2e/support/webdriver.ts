@@ -140,7 +140,7 @@ export class WebDriverSession {
       script: `const done = arguments[arguments.length - 1];
         Promise.resolve()
           .then(() => (${fn.toString()}).apply(null, Array.prototype.slice.call(arguments, 0, -1)))
-          .then((value) => done([0, value]), (error) => done([1, String((error && error.stack) || error)]));`,
+          .then((value) => done([0, value]), (error) => done([1, error instanceof Error ? error.message + ' ' + error.stack : String(error)]));`,
       args,
     });
     if (failed) throw new Error(`in the page: ${String(value)}`);
