@@ -77,6 +77,7 @@ function stopAll(): void {
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     stopAll();
+    console.log(`\nnpm run check stopped (${signal}): every step ended, with the browsers it started.`);
     process.exit(130);
   });
 }
