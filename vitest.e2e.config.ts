@@ -32,8 +32,14 @@ export default defineConfig({
   test: {
     include: ['test/e2e/**/*.e2e.ts'],
     environment: 'node',
-    testTimeout: 60_000,
+    // Bounds, not expectations: a browser test on two cores shared with the other steps of `npm run check`
+    // (and, here, with other people) can take twice as long as it does alone. A test that finishes sooner
+    // is not held back; one that hangs still fails.
+    testTimeout: 120_000,
     hookTimeout: 120_000,
+    // How long an `expect.poll` waits for the page to get there when the test names no bound (vitest's own
+    // default, 1 s, is shorter than one busy moment of the machine).
+    expect: { poll: { timeout: 10_000 } },
     // Three files at once on two cores: most of a browser test is waiting. E2E_WORKERS overrides it.
     fileParallelism: true,
     maxWorkers: Number(process.env.E2E_WORKERS ?? 3),
