@@ -5,8 +5,21 @@
  * Lambda per row with its sizing, the default throttles, concurrency caps and WAF limits) and the tests
  * that prove they agree (`test/infra/endpoint-registry.test.ts`).
  *
- * Adding an endpoint is one row here plus its handler (`lambdas/<folder>/handler.ts`, registered in
- * `lambdas/endpoint-handlers.ts`): the type below refuses a route of the contract without a row.
+ * Adding an endpoint: the compiler names each place it misses, except those marked (not checked).
+ * 1. Its path in `lambdas/contract/routes.ts` (`API_ROUTES`) and its request schema in
+ *    `lambdas/contract/schemas.ts`; any new error code in `lambdas/contract/errors.ts`.
+ * 2. Its row here: the type below refuses a route of the contract without one.
+ * 3. Its handler, `lambdas/<folder>/handler.ts` (a `createXHandler(env)` and the Lambda's `handler`), and
+ *    its factory in `lambdas/endpoint-handlers.ts` (`ENDPOINT_HANDLERS`). The local server serves it from
+ *    the registry with nothing more.
+ * 4. What its Lambda needs when deployed (environment, tables, secrets, models): its entry in `WIRING`
+ *    in `infra/constructs/endpoint-functions.ts` (not checked: a row without one gets a bare function).
+ *    The API route, request model, throttle, WAF limit, alarms and concurrency come from the row.
+ * 5. Its price, if it makes a paid call: `PAID_PER_REQUEST`/`UNPAID_PER_REQUEST` in
+ *    `test/infra/cost-limits.test.ts` and its row in docs/deploy.md's "worst a day can cost" table.
+ * 6. The web's call in `web/src/api/` (not checked), its rules in docs/behaviour.md §7 (contract) and
+ *    §9 (limits), and its tests: a handler test under `test/lambdas/`; the stack's tests count functions,
+ *    alarms and routes from this registry (`ENDPOINT_NAMES`), so they need no edit.
  *
  * This module is plain data and the contract's schemas only: the CDK app and every Lambda bundle import
  * it, so it must never import a handler or a service (those live in `lambdas/endpoint-handlers.ts`).

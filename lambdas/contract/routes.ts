@@ -12,7 +12,7 @@ export const CHAT_STREAM_MEDIA_TYPE = 'application/x-ndjson';
 /**
  * The preference (RFC 7240 `Prefer`) with which the web app asks `/api/speechToken` for a token only if
  * the server has a speech key: without one it answers 204 No Content instead of 503 `not_configured`,
- * an expected answer the browser does not log as a failed request (docs/behaviour.md §9.8).
+ * an expected answer the browser does not log as a failed request (docs/behaviour.md §7.8).
  */
 export const SPEECH_TOKEN_IF_CONFIGURED = 'if-configured';
 

@@ -37,7 +37,7 @@ export function speechHosts(region: string): readonly string[] {
  *   data: clip (web/src/speech/audio-player.ts).
  * - connect-src: the configured region's speech hosts (the API is same-origin).
  * script-src stays 'self': the web app points the SDK at its own copy of the audio worklet instead of the
- * blob: URL the SDK would otherwise create (web/src/speech/azure-engine.ts).
+ * blob: URL the SDK would otherwise create (web/src/speech/azure-microphone.ts).
  */
 export function contentSecurityPolicy(speechRegion: string): string {
   return [

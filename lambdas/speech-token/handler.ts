@@ -16,7 +16,7 @@ import { SpeechTokenService } from '../speech/token-service';
  * POST /api/speechToken: a short-lived Azure Speech token `{token, region, expiresAt}`; 503 without a key,
  * and 503 `over_budget` once a spending limit is reached (docs/behaviour.md §12.19): either way the web app
  * uses the browser's own speech. A request that prefers `if-configured` is answered 204 instead of the
- * 503 without a key (docs/behaviour.md §9.8).
+ * 503 without a key (docs/behaviour.md §7.8).
  */
 export function createSpeechTokenHandler(env: Env, now?: () => number): ApiHandler {
   const config = readSpeechConfig(env);

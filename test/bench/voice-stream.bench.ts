@@ -1,5 +1,5 @@
 /**
- * How soon a learner hears a streamed reply (issue 9, "Speaking is a pipeline" in DESIGN), in Chromium
+ * How soon a learner hears a streamed reply (docs/behaviour.md §10.9, speaking is a pipeline), in Chromium
  * against the local server with an OpenAI-compatible model that streams (test/bench/support/paced-model.ts:
  * first token after 300 ms, then 40 tokens/s) a 4-sentence reply whose first sentence is short, as a
  * tutor's is. Both speech engines:
@@ -263,7 +263,7 @@ const listening = (page: Page) =>
 
 /**
  * Skips the rest of the reply (Escape, as a learner would); the feedback dialog that opens after the third
- * question (SPEC §7) has the keyboard, so it is dismissed first.
+ * question (docs/behaviour.md §2.17) has the keyboard, so it is dismissed first.
  */
 async function skipRest(page: Page): Promise<void> {
   if (await page.getByRole('dialog').isVisible()) await page.keyboard.press('Escape');

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { ENDPOINT_NAMES } from '#lambdas/endpoints';
 import { synthAstro, type Synthesized } from './synth';
 
 type Props = Record<string, unknown>;
@@ -124,7 +125,7 @@ describe('a stack with every option changed', () => {
 
   it('reserves no concurrency when reservedConcurrency is false', () => {
     const functions = ofType('AWS::Lambda::Function').filter((fn) => fn.Properties.Runtime === 'nodejs24.x');
-    expect(functions).toHaveLength(4);
+    expect(functions).toHaveLength(ENDPOINT_NAMES.length);
     for (const fn of functions) expect(fn.Properties.ReservedConcurrentExecutions).toBeUndefined();
   });
 

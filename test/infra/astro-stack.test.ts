@@ -12,6 +12,7 @@ import { LOCALES } from '#contract/languages';
 import { API_ROUTES } from '#contract/routes';
 import { chatRequestSchema, feedbackRequestSchema, generateImageRequestSchema } from '#contract/schemas';
 import { apiGatewaySchema } from '#infra/constructs/request-models';
+import { ENDPOINT_NAMES } from '#lambdas/endpoints';
 import { readFeedbackConfig, readPictureConfig, readSpeechConfig, readTutorConfig } from '#lambdas/config';
 import { createChatHandler } from '#lambdas/chat/handler';
 import { createFeedbackHandler } from '#lambdas/feedback/handler';
@@ -179,7 +180,7 @@ describe('CloudFront', () => {
     const functionTimeouts = Object.values(astro.stack.functions).map(
       (fn) => resources[logicalId(fn)]?.Properties.Timeout as number,
     );
-    expect(functionTimeouts).toHaveLength(4);
+    expect(functionTimeouts).toHaveLength(ENDPOINT_NAMES.length);
     expect(functionTimeouts.every(Number.isInteger)).toBe(true);
     expect(readTimeout).toBeGreaterThan(apiGatewayLimitSeconds);
     expect(readTimeout).toBeGreaterThan(Math.max(...functionTimeouts));
@@ -948,10 +949,10 @@ describe('alarms and outputs', () => {
     );
     expect(
       alarms.filter((alarm) => alarm.MetricName === 'Errors' && alarm.Namespace === 'AWS/Lambda'),
-    ).toHaveLength(4);
+    ).toHaveLength(ENDPOINT_NAMES.length);
     expect(
       alarms.filter((alarm) => alarm.MetricName === 'Throttles' && alarm.Namespace === 'AWS/Lambda'),
-    ).toHaveLength(4);
+    ).toHaveLength(ENDPOINT_NAMES.length);
   });
 
   it('output the site URL, API URL, table name, secret name and image bucket', () => {

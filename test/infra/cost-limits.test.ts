@@ -12,7 +12,7 @@ import { readTutorConfig } from '#lambdas/config';
 import { CHAT_USER_MESSAGE_MAX_CHARS, FEEDBACK_MAX_BODY_BYTES } from '#contract/limits';
 import type { RouteName } from '#contract/routes';
 import { DRAWN_ELSEWHERE_POLL_MS } from '#lambdas/generate-image/handler';
-import { perEndpoint } from '#lambdas/endpoints';
+import { ENDPOINT_NAMES, perEndpoint } from '#lambdas/endpoints';
 import { bedrockPicturePrice, DEFAULT_SPEECH_TOKEN_USD } from '#lambdas/spend/prices';
 import { readAstroContext } from '#infra/context';
 
@@ -114,8 +114,10 @@ function unpaidPerDay(route: RouteName): number {
 
 /** Paid calls: the day's budget, plus at most one paid call per function instance already in flight. */
 function paidPerDay(): number {
-  const routes: RouteName[] = ['chat', 'generateImage', 'feedback', 'speechToken'];
-  const inFlight = routes.reduce((sum, route) => sum + concurrency(route) * PAID_PER_REQUEST[route], 0);
+  const inFlight = ENDPOINT_NAMES.reduce(
+    (sum, route) => sum + concurrency(route) * PAID_PER_REQUEST[route],
+    0,
+  );
   return config.dailyBudgetUsd + inFlight;
 }
 
@@ -140,7 +142,7 @@ function expectStated(computed: number, label: string): void {
 }
 
 describe('the worst a day can cost', () => {
-  it.each<RouteName>(['chat', 'generateImage', 'feedback', 'speechToken'])(
+  it.each<RouteName>(ENDPOINT_NAMES)(
     '%s: the requests its throttle allows × what each costs unpaid, plus its compute, is docs/deploy.md’s figure',
     (route) => {
       expectStated(unpaidPerDay(route), `\`/api/${route}\``);
@@ -153,8 +155,7 @@ describe('the worst a day can cost', () => {
   });
 
   it('adds up to the whole day’s worst case docs/deploy.md states', () => {
-    const routes: RouteName[] = ['chat', 'generateImage', 'feedback', 'speechToken'];
-    const total = paidPerDay() + routes.reduce((sum, route) => sum + unpaidPerDay(route), 0);
+    const total = paidPerDay() + ENDPOINT_NAMES.reduce((sum, route) => sum + unpaidPerDay(route), 0);
     expectStated(total, '**In all**');
   });
 

@@ -9,8 +9,8 @@ const { projects: _projects, ...shared } = unit.test ?? {};
 
 export default defineConfig({
   // Stryker's sandbox links node_modules from outside its own root, and Vite refuses files outside the
-  // root: the Speech SDK's worklet (`?url` in azure-engine.ts) would fail to load, and Stryker counts a
-  // test file that fails to load as no tests at all (pronunciation.test.ts, azure-engine.test.ts).
+  // root: the Speech SDK's worklet (`?url` in azure-microphone.ts) would fail to load, and Stryker counts a
+  // test file that fails to load as no tests at all (every azure-engine test file imports it).
   server: { fs: { strict: false } },
   test: {
     ...shared,

@@ -109,7 +109,7 @@ describe('renewing the speech token', () => {
     expect(fetchToken).toHaveBeenCalledTimes(1);
     await vi.advanceTimersByTimeAsync(6_999);
     expect(fetchToken).toHaveBeenCalledTimes(1);
-    // A server that no longer has a key (null) is a failure too.
+    // A server that no longer has a key, or has reached a spending limit (null), is a failure too.
     await vi.advanceTimersByTimeAsync(1);
     expect(fetchToken).toHaveBeenCalledTimes(2);
     await vi.advanceTimersByTimeAsync(7_000);

@@ -1,6 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AzureSpeechEngine, ssmlFor, withoutToken } from '#web/speech/azure-engine';
+import { AzureSpeechEngine } from '#web/speech/azure-engine';
+import { withoutToken } from '#web/speech/azure-service';
+import { ssmlFor } from '#web/speech/ssml';
 import type { AudioOutput } from '#web/speech/audio-player';
 import type { ListeningHealth } from '#web/speech/engine';
 import { scriptedMicrophone, scriptedSdk } from './scripted-speech-sdk';

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it, vi } from 'vitest';
 import { LOCALES, type Locale } from '#contract/languages';
-import { ssmlFor } from '#web/speech/azure-engine';
+import { ssmlFor } from '#web/speech/ssml';
 import { aliased, pronounced } from '#web/speech/pronunciation';
 import * as lexicon from '#web/speech/pronunciation-lexicon';
 import { IPA_LOCALES, LEXICON, type IpaLocale, type NameEntry } from '#web/speech/pronunciation-lexicon';

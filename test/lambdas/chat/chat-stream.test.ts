@@ -54,8 +54,10 @@ describe('POST /api/chat streamed (Accept: application/x-ndjson)', () => {
     handler = createChatHandler({
       ASTRO_MODEL: 'bedrock',
       BEDROCK_ENDPOINT: bedrock.url,
-      MODEL_TIMEOUT_MS: '2000',
-      MODEL_IDLE_TIMEOUT_MS: '300',
+      // Deadlines a busy machine never reaches between two events: the one test of the idle deadline
+      // builds its own handler.
+      MODEL_TIMEOUT_MS: '20000',
+      MODEL_IDLE_TIMEOUT_MS: '10000',
     });
   });
   afterAll(() => bedrock.close());

@@ -13,7 +13,7 @@ export const SPEECH_TOKEN_DEADLINE_MS = 10_000;
  * uses the browser's own speech engine. It asks for a token only if there is a key (`Prefer:
  * if-configured`), so that a server without one answers 204 No Content, which the browser does not log as
  * a failed request; a server that does not know the preference answers 503 `not_configured`, which means
- * the same (docs/behaviour.md §9.8).
+ * the same (docs/behaviour.md §7.8).
  */
 export async function fetchSpeechToken(signal?: AbortSignal): Promise<SpeechTokenResponse | null> {
   try {
