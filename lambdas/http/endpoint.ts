@@ -5,14 +5,20 @@ import { MAX_BODY_BYTES } from '../contract/limits';
 import { ApiError } from '../lib/api-error';
 import { errorFields, log } from '../lib/log';
 import { requireSameSite, type OriginRule } from './origin';
-import { accepts, header, parseBody } from './request';
-import { errorResponse, jsonResponse, streamHeaders } from './response';
+import { accepts, header, parseBody, prefers } from './request';
+import { emptyResponse, errorResponse, jsonResponse, streamHeaders } from './response';
 
 /** What an endpoint's service call returns: the status and the JSON body to send. */
 export interface Reply<T> {
   readonly status: number;
   readonly body: T;
   /** Extra response headers, e.g. which tutor answered (`X-Astro-Tutor`). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** An answer with nothing to send (204 No Content), with its headers. */
+export interface EmptyReply {
+  readonly status: 204;
   readonly headers?: Readonly<Record<string, string>>;
 }
 
@@ -64,6 +70,8 @@ export interface EndpointContext {
   readonly requestId: string;
   /** Whether the request's Accept header asks for this media type. */
   readonly accepts: (mediaType: string) => boolean;
+  /** Whether the request's Prefer header asks for this optional behaviour (RFC 7240). */
+  readonly prefers: (preference: string) => boolean;
   /** Aborted when the client stops reading a streamed answer, so the work behind it stops too. */
   readonly signal: AbortSignal;
   /** A request header (any case), for the few rules that read one (the caller's address). */
@@ -89,12 +97,14 @@ export interface EndpointSpec<S extends z.ZodType, R> {
  * per request. A handler may answer with a StreamedReply; the same rules hold, and its log line is written
  * when the stream ends.
  */
-export function defineEndpoint<S extends z.ZodType, T>(spec: EndpointSpec<S, Reply<T>>): ApiHandler;
+export function defineEndpoint<S extends z.ZodType, T>(
+  spec: EndpointSpec<S, Reply<T> | EmptyReply>,
+): ApiHandler;
 export function defineEndpoint<S extends z.ZodType, T>(
   spec: EndpointSpec<S, Reply<T> | StreamedReply>,
 ): StreamingApiHandler;
 export function defineEndpoint<S extends z.ZodType, T>(
-  spec: EndpointSpec<S, Reply<T> | StreamedReply>,
+  spec: EndpointSpec<S, Reply<T> | EmptyReply | StreamedReply>,
 ): StreamingApiHandler {
   return async (event) => {
     const started = performance.now();
@@ -136,12 +146,16 @@ export function defineEndpoint<S extends z.ZodType, T>(
       const reply = await spec.handle(input, {
         requestId,
         accepts: (mediaType) => accepts(event, mediaType),
+        prefers: (preference) => prefers(event, preference),
         signal: stopped.signal,
         header: (name) => header(event, name),
         sourceIp: event.requestContext?.identity?.sourceIp ?? undefined,
       });
       if ('chunks' in reply) return await openStream(reply, { failed, logRequest, stopped });
-      result = jsonResponse(reply.status, reply.body, reply.headers);
+      result =
+        'body' in reply
+          ? jsonResponse(reply.status, reply.body, reply.headers)
+          : emptyResponse(reply.headers);
     } catch (error) {
       const apiError = failed(error);
       errorCode = apiError.code;

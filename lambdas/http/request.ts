@@ -11,6 +11,17 @@ export function header(event: Pick<APIGatewayProxyEvent, 'headers'>, name: strin
   return undefined;
 }
 
+/**
+ * Whether the Prefer header (RFC 7240) asks for `preference` (a token, any letter case, its parameters
+ * aside). An optional behaviour the client opts into: a server that does not know it carries on as usual.
+ */
+export function prefers(event: Pick<APIGatewayProxyEvent, 'headers'>, preference: string): boolean {
+  const wanted = preference.toLowerCase();
+  return (header(event, 'prefer') ?? '')
+    .split(',')
+    .some((part) => part.split(';')[0]?.trim().toLowerCase() === wanted);
+}
+
 /** Whether the Accept header names `mediaType` (exactly, any letter case) without refusing it by `q=0`. */
 export function accepts(event: Pick<APIGatewayProxyEvent, 'headers'>, mediaType: string): boolean {
   const wanted = mediaType.toLowerCase();

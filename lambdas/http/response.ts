@@ -8,6 +8,12 @@ const BASE_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
 } as const;
 
+/** An answer with nothing in it (204): same no-store, nosniff rules, no media type. */
+export function emptyResponse(headers: Readonly<Record<string, string>> = {}): APIGatewayProxyResult {
+  const { 'Content-Type': _none, ...base } = BASE_HEADERS;
+  return { statusCode: 204, headers: { ...base, ...headers }, body: '' };
+}
+
 export function jsonResponse(
   status: number,
   body: unknown,

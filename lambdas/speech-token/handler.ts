@@ -1,10 +1,11 @@
 import { readSpeechConfig, readSpendConfig, type Env } from '../config';
 import type { SpeechTokenResponse } from '../contract/schemas';
+import { SPEECH_TOKEN_IF_CONFIGURED } from '../contract/routes';
 import { ENDPOINTS } from '../endpoints';
 import { ApiError } from '../lib/api-error';
 import { handlerAtColdStart } from '../http/cold-start';
 import { readOriginRule } from '../http/origin';
-import { defineEndpoint, type ApiHandler, type Reply } from '../http/endpoint';
+import { defineEndpoint, type ApiHandler, type EmptyReply, type Reply } from '../http/endpoint';
 import { callerOf } from '../spend/client-address';
 import { speechTokenPrice } from '../spend/prices';
 import { createSpendGuard } from '../spend/spend-guard';
@@ -14,7 +15,8 @@ import { SpeechTokenService } from '../speech/token-service';
 /**
  * POST /api/speechToken: a short-lived Azure Speech token `{token, region, expiresAt}`; 503 without a key,
  * and 503 `over_budget` once a spending limit is reached (docs/behaviour.md §12.19): either way the web app
- * uses the browser's own speech.
+ * uses the browser's own speech. A request that prefers `if-configured` is answered 204 instead of the
+ * 503 without a key (docs/behaviour.md §7.8).
  */
 export function createSpeechTokenHandler(env: Env, now?: () => number): ApiHandler {
   const config = readSpeechConfig(env);
@@ -30,7 +32,7 @@ export function createSpeechTokenHandler(env: Env, now?: () => number): ApiHandl
     ...ENDPOINTS.speechToken.request,
     origins: readOriginRule(env),
     // The token is a credential: the shared `Cache-Control: no-store` keeps it out of every cache.
-    handle: async (_input, context): Promise<Reply<SpeechTokenResponse>> => {
+    handle: async (_input, context): Promise<Reply<SpeechTokenResponse> | EmptyReply> => {
       const spender = { client: callerOf(context, spendConfig.clientAddressHeader) };
       const verdict = await guard.check(spender);
       if (!verdict.allowed) {
@@ -39,7 +41,15 @@ export function createSpeechTokenHandler(env: Env, now?: () => number): ApiHandl
           "Cloud speech has reached today's budget: the browser's speech is used.",
         );
       }
-      const { token, minted } = await service.tokenAndMint();
+      let minting;
+      try {
+        minting = await service.tokenAndMint();
+      } catch (error) {
+        const noKey = error instanceof ApiError && error.code === 'not_configured';
+        if (!noKey || !context.prefers(SPEECH_TOKEN_IF_CONFIGURED)) throw error;
+        return { status: 204, headers: { 'Preference-Applied': SPEECH_TOKEN_IF_CONFIGURED } };
+      }
+      const { token, minted } = minting;
       if (minted) {
         const spending = guard.open(spender);
         spending.charge('speech', speechTokenPrice(spendConfig));

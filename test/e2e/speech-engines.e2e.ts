@@ -1,6 +1,6 @@
 import type { Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { openApp, speechLog, startConversation, useTestApp, waitForStatus } from './support/app';
+import { openApp, speechLog, startConversation, typeAndWait, useTestApp, waitForStatus } from './support/app';
 
 const app = useTestApp();
 
@@ -28,6 +28,26 @@ describe('audio unlock on iPhone', () => {
     const { plays, utterances } = await speechLog(page);
     expect(plays).toEqual([]);
     expect(utterances.map((utterance) => utterance.text)).not.toContain('');
+    await context.close();
+  });
+});
+
+describe('the browser speech engine when the server has no speech key', () => {
+  it('asks for a token only if there is a key, gets 204, and logs nothing as an error in the console', async () => {
+    const { context, page } = await openApp(app);
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    page.on('pageerror', (error) => errors.push(error.message));
+    const answered = page.waitForResponse((response) => response.url().endsWith('/api/speechToken'));
+    await startConversation(page);
+    const response = await answered;
+    expect(response.request().headers().prefer).toBe('if-configured');
+    expect(response.status()).toBe(204);
+    await typeAndWait(page, 'What is a comet?');
+    await expect.poll(() => page.getByText("Using your browser's built-in voice.").count()).toBe(1);
+    expect(errors).toEqual([]);
     await context.close();
   });
 });

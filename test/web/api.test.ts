@@ -167,6 +167,10 @@ describe('the web API calls', () => {
     server.respondWith((_request, response) => sendJson(response, 200, token));
     expect(await api.token.fetchSpeechToken()).toEqual(token);
     expect(server.requests.at(-1)?.body.length).toBe(0);
+    // It asks for a token only if there is a key: 204, nothing to read, is the quiet answer to that.
+    expect(server.requests.at(-1)?.headers.prefer).toBe('if-configured');
+    server.respondWith((_request, response) => void response.writeHead(204).end());
+    expect(await api.token.fetchSpeechToken()).toBeNull();
     server.respondWith((_request, response) =>
       sendJson(response, 503, { error: { code: 'not_configured', message: 'no key' } }),
     );

@@ -221,6 +221,9 @@ class ScriptedSourceBuffer extends EventTarget {
 
 class ScriptedMediaSource extends EventTarget {
   static latest: ScriptedMediaSource | null = null;
+  static isTypeSupported(type: string): boolean {
+    return type === 'audio/mpeg';
+  }
   /** false: sourceopen never fires. */
   static opens = true;
   /** true: the source is open as soon as it is attached (no sourceopen event to wait for). */

@@ -77,6 +77,43 @@ function fakeWindow(
   return { win: win as never, recognitions, spoken, canceled, loadVoices, voiceListeners };
 }
 
+/**
+ * A speechSynthesis that behaves as WebKitGTK's was seen to: it speaks an utterance given while it is idle
+ * (starting and ending it on timers, 1 s per utterance), but an utterance given while another is speaking,
+ * or in the same task as the `end` of the one before (its handler or a microtask of it), never starts: it
+ * is recorded as stalled.
+ */
+function webKitWindow() {
+  const base = fakeWindow([{ lang: 'en-US', name: 'kal' }]);
+  const speeches: string[] = [];
+  let busy = false;
+  let insideEnd = false;
+  const speechSynthesis = {
+    ...(base.win as unknown as { speechSynthesis: object }).speechSynthesis,
+    stalled: [] as string[],
+    speak(utterance: { text: string; onstart: (() => void) | null; onend: (() => void) | null }) {
+      if (busy || insideEnd) {
+        speechSynthesis.stalled.push(utterance.text);
+        return;
+      }
+      busy = true;
+      setTimeout(() => {
+        utterance.onstart?.();
+        setTimeout(() => {
+          busy = false;
+          speeches.push(utterance.text);
+          // Until the next task: a microtask of the end handler stalls as well.
+          insideEnd = true;
+          setTimeout(() => (insideEnd = false), 0);
+          utterance.onend?.();
+        }, 1_000);
+      }, 10);
+    },
+  };
+  const win = { ...(base.win as object), speechSynthesis };
+  return { win: win as never, speechSynthesis, speeches };
+}
+
 const handlers = () => {
   const heard: string[] = [];
   const health: ListeningHealth[] = [];
@@ -259,23 +296,57 @@ describe('the browser speech engine: speaking', () => {
     engine.stopSpeaking();
   });
 
-  it('queues sentences: all go to the browser at once, each settles when its own utterance ends', async () => {
+  it('speaks one sentence at a time: the next goes to the browser in a later task than the end of the one before', async () => {
     const { win, spoken } = fakeWindow();
     const engine = new BrowserSpeechEngine(win);
     const first = outcomeOf(engine.speak('One.', 'en-US', 1));
     const second = outcomeOf(engine.speak('Two.', 'en-US', 1));
     await vi.advanceTimersByTimeAsync(0);
-    expect(spoken.map((utterance) => utterance.text)).toEqual(['One.', 'Two.']);
+    // The browser holds only the sentence it speaks.
+    expect(spoken.map((utterance) => utterance.text)).toEqual(['One.']);
     spoken[0]?.onstart?.();
     spoken[0]?.onend?.();
-    await vi.advanceTimersByTimeAsync(0);
+    // Not from inside the end event (WebKit stalls on that), nor in a microtask of it: every microtask
+    // has run by the next real macrotask, and no fake timer has moved.
+    expect(spoken).toHaveLength(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(spoken).toHaveLength(1);
     expect([first(), second()]).toEqual(['resolved', 'pending']);
-    // The second's start deadline runs only from when it reaches the head of the queue.
+    await vi.advanceTimersByTimeAsync(0);
+    expect(spoken.map((utterance) => utterance.text)).toEqual(['One.', 'Two.']);
+    // The second's start deadline runs only from when it is handed over.
     await vi.advanceTimersByTimeAsync(BROWSER_SPEECH_TIMINGS.startDeadlineMs - 1);
     spoken[1]?.onstart?.();
     spoken[1]?.onend?.();
     await vi.advanceTimersByTimeAsync(0);
     expect(second()).toBe('resolved');
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('speaks every sentence of a reply on a browser that never ends an utterance queued behind another (WebKit)', async () => {
+    const { win, speechSynthesis, speeches } = webKitWindow();
+    const engine = new BrowserSpeechEngine(win);
+    const sentences = ['The Moon is made of rock.', 'It has no air.', 'Its surface is dusty.'];
+    const outcomes = sentences.map((sentence) => outcomeOf(engine.speak(sentence, 'en-US', 1)));
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(outcomes.map((outcome) => outcome())).toEqual(['resolved', 'resolved', 'resolved']);
+    expect(speeches).toEqual(sentences);
+    expect(speechSynthesis.stalled).toEqual([]);
+  });
+
+  it('waits a task before a sentence that comes as the one before ends, since WebKit stalls on it', async () => {
+    const { win, speechSynthesis, speeches } = webKitWindow();
+    const engine = new BrowserSpeechEngine(win);
+    let later: Promise<void> | undefined;
+    const first = engine.speak('One sentence.', 'en-US', 1).then(() => {
+      // The next reply's first sentence, asked for in the same task as the last one's end.
+      later = engine.speak('Another one.', 'en-US', 1);
+    });
+    await vi.advanceTimersByTimeAsync(10_000);
+    await first;
+    await expect(later).resolves.toBeUndefined();
+    expect(speeches).toEqual(['One sentence.', 'Another one.']);
+    expect(speechSynthesis.stalled).toEqual([]);
   });
 
   it('rejects when synthesis fails, so the conversation returns to listening', async () => {
@@ -299,7 +370,10 @@ describe('the browser speech engine: speaking', () => {
       'rejected: Speech synthesis did not start in time',
       'rejected: Speech synthesis did not start in time',
     ]);
-    expect(canceled).toEqual([2]);
+    // Only the first ever went to the browser, which is told to drop it.
+    expect(canceled).toEqual([1]);
+    await vi.advanceTimersByTimeAsync(BROWSER_SPEECH_TIMINGS.startDeadlineMs);
+    expect(canceled).toEqual([1]);
   });
 
   it('gives up on an utterance whose end event never comes, so the conversation cannot get stuck', async () => {
@@ -331,10 +405,28 @@ describe('the browser speech engine: speaking', () => {
     engine.stopSpeaking();
     await vi.advanceTimersByTimeAsync(0);
     expect([first(), second()]).toEqual(['resolved', 'resolved']);
-    expect(canceled).toEqual([2]);
-    // The browser's late 'interrupted' error for the dropped utterance changes nothing.
-    spoken[1]?.onerror?.({ error: 'interrupted' });
+    expect(canceled).toEqual([1]);
+    // The browser's late 'interrupted' error for the stopped utterance changes nothing, and the one
+    // still waiting is never handed over.
+    spoken[0]?.onerror?.({ error: 'interrupted' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(spoken).toHaveLength(1);
     // And no deadline is left running.
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('Skip between two sentences hands nothing more to the browser', async () => {
+    const { win, spoken } = fakeWindow();
+    const engine = new BrowserSpeechEngine(win);
+    const outcomes = [engine.speak('One.', 'en-US', 1), engine.speak('Two.', 'en-US', 1)].map(outcomeOf);
+    await vi.advanceTimersByTimeAsync(0);
+    spoken[0]?.onstart?.();
+    spoken[0]?.onend?.();
+    // Skip lands before the next sentence's hand-over.
+    engine.stopSpeaking();
+    await vi.advanceTimersByTimeAsync(BROWSER_SPEECH_TIMINGS.startDeadlineMs);
+    expect(outcomes.map((outcome) => outcome())).toEqual(['resolved', 'resolved']);
+    expect(spoken).toHaveLength(1);
     expect(vi.getTimerCount()).toBe(0);
   });
 
@@ -495,8 +587,9 @@ describe('the browser speech engine: edges', () => {
     const canceled = engine.speak('Two.', 'en-US', 1);
     await vi.advanceTimersByTimeAsync(0);
     spoken[0]?.onerror?.({ error: 'interrupted' });
-    spoken[1]?.onerror?.({ error: 'canceled' });
     await expect(interrupted).resolves.toBeUndefined();
+    await vi.advanceTimersByTimeAsync(0);
+    spoken[1]?.onerror?.({ error: 'canceled' });
     await expect(canceled).resolves.toBeUndefined();
   });
 
@@ -516,20 +609,39 @@ describe('the browser speech engine: edges', () => {
     expect(second()).toBe('rejected: Speech synthesis did not start in time');
   });
 
-  it('keeps the speaking deadline of the sentence being spoken when a later one fails', async () => {
+  it('keeps the speaking deadline of the sentence being spoken when an earlier one reports a late failure', async () => {
     const { win, spoken } = fakeWindow();
     const engine = new BrowserSpeechEngine(win);
     const text = 'A sentence the voice takes its time over.';
-    const first = outcomeOf(engine.speak(text, 'en-US', 1));
-    const second = outcomeOf(engine.speak('Two.', 'en-US', 1));
+    const first = outcomeOf(engine.speak('One.', 'en-US', 1));
+    const second = outcomeOf(engine.speak(text, 'en-US', 1));
     await vi.advanceTimersByTimeAsync(0);
     spoken[0]?.onstart?.();
-    spoken[1]?.onerror?.({ error: 'synthesis-failed' });
-    await vi.advanceTimersByTimeAsync(BROWSER_SPEECH_TIMINGS.startDeadlineMs + 1);
-    expect([first(), second()]).toEqual(['pending', 'rejected: Speech synthesis error: synthesis-failed']);
     spoken[0]?.onend?.();
     await vi.advanceTimersByTimeAsync(0);
-    expect(first()).toBe('resolved');
+    spoken[1]?.onstart?.();
+    spoken[0]?.onerror?.({ error: 'synthesis-failed' });
+    await vi.advanceTimersByTimeAsync(BROWSER_SPEECH_TIMINGS.startDeadlineMs + 1);
+    expect([first(), second()]).toEqual(['resolved', 'pending']);
+    spoken[1]?.onend?.();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(second()).toBe('resolved');
+  });
+
+  it('hands over the next sentence after one that failed, for the caller to decide', async () => {
+    const { win, spoken } = fakeWindow();
+    const engine = new BrowserSpeechEngine(win);
+    const first = outcomeOf(engine.speak('One.', 'en-US', 1));
+    const second = outcomeOf(engine.speak('Two.', 'en-US', 1));
+    await vi.advanceTimersByTimeAsync(0);
+    spoken[0]?.onerror?.({ error: 'synthesis-failed' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(first()).toBe('rejected: Speech synthesis error: synthesis-failed');
+    expect(spoken.map((utterance) => utterance.text)).toEqual(['One.', 'Two.']);
+    spoken[1]?.onstart?.();
+    spoken[1]?.onend?.();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(second()).toBe('resolved');
   });
 
   it('ignores a late end from a skipped sentence: the next reply still waits for its own', async () => {

@@ -39,7 +39,9 @@ export interface TestAppOptions {
 /** One Chromium and one local app (see startLocalApp) per test file. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium).`);
+    throw new Error(
+      `${CHROMIUM} is missing: run 'npm run test:browsers' (it installs Debian's chromium, or says how).`,
+    );
   }
   const local = await startLocalApp(options.env?.());
   try {

@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type BrowserContext, type ElementHandle, type Page } from 'puppeteer-core';
 import type { AppUi } from './app-ui';
 import { DESKTOP, startLocalApp, usePerFile } from './local-app';
+import { watchTheOutside } from './outside-watch';
 
 /** Debian's Firefox ESR (installed by .ci/run); nothing is downloaded. */
 export const FIREFOX = '/usr/bin/firefox-esr';
@@ -45,35 +45,6 @@ const OFFLINE_PREFERENCES: Record<string, unknown> = {
   'ui.prefersReducedMotion': 1,
 };
 
-/**
- * Every address that is not loopback goes through a proxy that is only a listener on 127.0.0.1: it
- * refuses each request and records where it was going, so a service missed above fails at once instead
- * of reaching out, and the tests can check that nothing tried (loopback itself is never proxied).
- */
-interface OutsideWatch {
-  readonly port: number;
-  /** `CONNECT host:443` or `GET http://host/…`: the first line of each request that tried to leave. */
-  readonly attempts: readonly string[];
-  close(): Promise<void>;
-}
-
-async function watchTheOutside(): Promise<OutsideWatch> {
-  const attempts: string[] = [];
-  const server = createServer((socket) => {
-    socket.once('data', (data) => {
-      attempts.push(data.toString('latin1').split('\r\n')[0] ?? '');
-      socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
-    });
-    socket.on('error', () => socket.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as AddressInfo).port,
-    attempts,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 function proxiedThrough(port: number): Record<string, unknown> {
   return {
     'network.proxy.type': 1,
@@ -99,7 +70,9 @@ export interface FirefoxApp {
  */
 export async function startFirefoxApp(): Promise<FirefoxApp> {
   if (!existsSync(FIREFOX)) {
-    throw new Error(`${FIREFOX} is missing: install Debian's firefox-esr (apt-get install -y firefox-esr).`);
+    throw new Error(
+      `${FIREFOX} is missing: run 'npm run test:browsers' (it installs Debian's firefox-esr, or says how).`,
+    );
   }
   const profile = await mkdtemp(join(tmpdir(), 'astro-firefox-'));
   const outside = await watchTheOutside();

@@ -42,7 +42,11 @@ export function installSpeechFakes(): void {
   const current = (): FakeRecognition | undefined => instances.at(-1);
   /** While true, utterances keep "speaking" until the test calls finishSpeaking(). */
   let holdSpeech = false;
-  /** finishSpeaking() lets the whole queue play out, then holding resumes for the next reply. */
+  /**
+   * finishSpeaking() lets what the app is saying play out, then holding resumes for the next reply. An
+   * app may hand the browser one utterance at a time (the next in a later task than the last one's end),
+   * so the release lasts until a task after an end finds nothing more queued.
+   */
   let releasing = false;
   const pendingEnds: (() => void)[] = [];
   /** While true, the browser refuses the microphone (error 'not-allowed' at every start). */
@@ -176,9 +180,10 @@ export function installSpeechFakes(): void {
         if (queue[0] !== utterance) return;
         queue.shift();
         synthesis.speaking = queue.length > 0;
-        if (queue.length === 0) releasing = false;
         utterance.dispatchEvent(new Event('end'));
         startHead();
+        // After the app's own zero-delay hand-over of its next sentence, if any (timers run in order).
+        if (releasing) setTimeout(() => (releasing = queue.length > 0), 0);
       };
       if (holdSpeech && !releasing) pendingEnds.push(end);
       else setTimeout(end, 20);

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { API_ROUTES } from '#contract/routes';
+import { API_ROUTES, SPEECH_TOKEN_IF_CONFIGURED } from '#contract/routes';
 import { speechTokenResponseSchema } from '#contract/schemas';
 import type { ApiHandler } from '#lambdas/http/endpoint';
 import { SECRET_CACHE_MS } from '#lambdas/speech/speech-key';
@@ -117,6 +117,44 @@ describe('POST /api/speechToken with a local key', () => {
     expect(result.statusCode).toBe(503);
     expect(errorCode(result)).toBe('not_configured');
     expect(sts.requests).toHaveLength(0);
+  });
+
+  it('answers 204 with nothing in it to a request that prefers a token only if there is a key', async () => {
+    const handler = createSpeechTokenHandler({ AZURE_STS_BASE_URL: sts.url }, now);
+    const result = await call(handler, { headers: { Prefer: SPEECH_TOKEN_IF_CONFIGURED } });
+
+    expect(result.statusCode).toBe(204);
+    expect(result.body).toBe('');
+    expect(result.headers).toMatchObject({
+      'Preference-Applied': SPEECH_TOKEN_IF_CONFIGURED,
+      'Cache-Control': 'no-store',
+    });
+    expect(result.headers).not.toHaveProperty('Content-Type');
+    expect(sts.requests).toHaveLength(0);
+    // The preference among others, in any letter case, with parameters: still understood.
+    const listed = await call(handler, { headers: { prefer: 'respond-async, If-Configured; x=1' } });
+    expect(listed.statusCode).toBe(204);
+    // Another preference is not this one.
+    const other = await call(handler, { headers: { Prefer: 'return=minimal' } });
+    expect(other.statusCode).toBe(503);
+  });
+
+  it('gives a token to a request that prefers one only if there is a key, when there is one', async () => {
+    const result = await call(localHandler(), { headers: { Prefer: SPEECH_TOKEN_IF_CONFIGURED } });
+
+    expect(result.statusCode).toBe(200);
+    expect(speechTokenResponseSchema.parse(bodyOf(result)).token).toBe(issued[0]);
+    expect(result.headers).not.toHaveProperty('Preference-Applied');
+  });
+
+  it('still answers a failure as one to a request that prefers a token only if there is a key', async () => {
+    sts.respondWith((_request, response) => {
+      response.writeHead(401).end();
+    });
+    const result = await call(localHandler(), { headers: { Prefer: SPEECH_TOKEN_IF_CONFIGURED } });
+
+    expect(result.statusCode).toBeGreaterThanOrEqual(500);
+    expect(errorCode(result)).not.toBe('not_configured');
   });
 
   it('reuses one token for a while, then issues a new one', async () => {

@@ -38,19 +38,20 @@ export interface JsonReply {
 }
 
 /**
- * POSTs JSON to the API and returns the parsed body of a 2xx answer. Anything else throws an
- * ApiRequestError whose message is `API call failed: <status>` (docs/behaviour.md §7.10); the server's own
- * message is read only for the code, never shown.
+ * POSTs JSON to the API and returns the parsed body of a 2xx answer (undefined for 204 No Content).
+ * Anything else throws an ApiRequestError whose message is `API call failed: <status>` (docs/behaviour.md
+ * §7.10); the server's own message is read only for the code, never shown.
  */
 export async function postJson(
   path: string,
   body: unknown,
   signal?: AbortSignal,
   deadlineMs: number = API_DEADLINE_MS,
+  headers: Readonly<Record<string, string>> = {},
 ): Promise<JsonReply> {
   const response = await fetch(`${settings.apiBase}${path}`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: withTimeout(signal, deadlineMs),
   });
@@ -61,6 +62,7 @@ export async function postJson(
       await errorCodeOf(response),
     );
   }
+  if (response.status === 204) return { body: undefined, headers: response.headers };
   // The body is read under the same signal: a server that stalls mid-body is cut off by the deadline too.
   return { body: await response.json(), headers: response.headers };
 }

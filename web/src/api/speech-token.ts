@@ -1,5 +1,5 @@
 import type { SpeechTokenResponse } from '#contract/schemas';
-import { API_ROUTES } from '#contract/routes';
+import { API_ROUTES, SPEECH_TOKEN_IF_CONFIGURED } from '#contract/routes';
 import { ApiRequestError, objectBody, postJson } from './http';
 
 export type { SpeechTokenResponse };
@@ -9,12 +9,18 @@ export const SPEECH_TOKEN_DEADLINE_MS = 10_000;
 
 /**
  * POST /api/speechToken: a short-lived Azure Speech token. Resolves to null when the server has no speech
- * key (503 not_configured) or has reached the day's spending cap (503 over_budget, docs/behaviour.md
- * §12.19): either way the app uses the browser's own speech engine.
+ * key or has reached the day's spending cap (503 over_budget, docs/behaviour.md §12.19): either way the app
+ * uses the browser's own speech engine. It asks for a token only if there is a key (`Prefer:
+ * if-configured`), so that a server without one answers 204 No Content, which the browser does not log as
+ * a failed request; a server that does not know the preference answers 503 `not_configured`, which means
+ * the same (docs/behaviour.md §7.8).
  */
 export async function fetchSpeechToken(signal?: AbortSignal): Promise<SpeechTokenResponse | null> {
   try {
-    const { body } = await postJson(API_ROUTES.speechToken, undefined, signal, SPEECH_TOKEN_DEADLINE_MS);
+    const { body } = await postJson(API_ROUTES.speechToken, undefined, signal, SPEECH_TOKEN_DEADLINE_MS, {
+      Prefer: SPEECH_TOKEN_IF_CONFIGURED,
+    });
+    if (body === undefined) return null;
     const data = objectBody(body, API_ROUTES.speechToken);
     const { token, region, expiresAt } = data;
     if (typeof token !== 'string' || typeof region !== 'string' || typeof expiresAt !== 'string') {

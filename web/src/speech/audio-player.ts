@@ -1,5 +1,6 @@
 import { logError } from '../lib/log';
 import { DeadlineError, withDeadline } from '../lib/deadline';
+import { appended, opened, primed, streamSourceFor, type StreamSource } from './media-source';
 import type { SpeechAudio } from './speech-audio';
 
 /** Where synthesized speech is played. */
@@ -27,11 +28,11 @@ export const PLAYBACK_DEADLINES: PlaybackDeadlines = { startMs: 5000, factor: 1.
 /**
  * The ONE audio element every synthesized reply plays through, reused so that the silent clip played
  * inside the Start tap unlocks it for later playback on iPhone (Safari only lets an element play without a
- * gesture once it has played in one). Where the browser can play MP3 through Media Source Extensions, a
- * sentence plays as its chunks arrive, from a media source opened before the first chunk (a new Blob
- * source costs the media pipeline ~15 ms more to start, measured in Chromium) and, when the audio comes
- * with a primer, already set up for its format; elsewhere (iPhone) it plays from a Blob once it has all
- * arrived.
+ * gesture once it has played in one). Where the browser can play MP3 through a media source
+ * (`MediaSource`, or `ManagedMediaSource` on iPhone from iOS 17.1), a sentence plays as its chunks arrive,
+ * from a media source opened before the first chunk (a new Blob source costs the media pipeline ~15 ms
+ * more to start, measured in Chromium) and, when the audio comes with a primer, already set up for its
+ * format; elsewhere (iPhone before iOS 17.1) it plays from a Blob once it has all arrived.
  */
 export class AudioPlayer implements AudioOutput {
   private readonly element: HTMLAudioElement;
@@ -50,11 +51,14 @@ export class AudioPlayer implements AudioOutput {
   constructor(
     element: HTMLAudioElement = document.createElement('audio'),
     deadlines: Partial<PlaybackDeadlines> = {},
-    private readonly canStream: (type: string) => boolean = mediaSourcePlays,
+    private readonly canStream: (type: string) => boolean = (type) => streamSourceFor(type) !== undefined,
   ) {
     this.element = element;
     this.deadlines = { ...PLAYBACK_DEADLINES, ...deadlines };
     this.element.preload = 'auto';
+    // Speech plays here, never on a remote screen (AirPlay); and a ManagedMediaSource opens only on an
+    // element whose remote playback is off.
+    this.element.disableRemotePlayback = true;
     this.element.addEventListener('ended', this.onEnded);
     this.element.addEventListener('error', this.onError);
     // Once the element knows the real duration (or the speed changes), the deadline follows it.
@@ -74,7 +78,8 @@ export class AudioPlayer implements AudioOutput {
    */
   play(audio: SpeechAudio, rate: number): Promise<void> {
     this.rate = rate;
-    if (!this.canStream(audio.type)) {
+    const Source = this.canStream(audio.type) ? streamSourceFor(audio.type) : undefined;
+    if (!Source) {
       // Stop (Skip) while the rest of the sentence arrives means it is never played.
       const stops = this.stops;
       return audio
@@ -83,7 +88,7 @@ export class AudioPlayer implements AudioOutput {
           stops === this.stops ? this.playWhole(new Blob([bytes], { type: audio.type }), audio) : undefined,
         );
     }
-    const source = new MediaSource();
+    const source = new Source();
     return this.begin(URL.createObjectURL(source), (settle) =>
       this.feed(source, audio, settle).catch((error: unknown) => settle(asError(error))),
     );
@@ -156,10 +161,12 @@ export class AudioPlayer implements AudioOutput {
    * Feeds the chunks to the media source as they arrive. Once the source is open, the pipeline is set up
    * with the audio's primer while none of the audio has come (see `primed`) and the element is asked to
    * play, so it is ready when the first chunk comes (it starts on that chunk); the start deadline runs from
-   * the first chunk, since the synthesis has its own deadline for the first byte.
+   * the first chunk, since the synthesis has its own deadline for the first byte. A ManagedMediaSource is
+   * given the sentence's audio only while it wants it (see `whenWanted`); the primer, which only sets the
+   * pipeline up, goes in as it opens.
    */
   private async feed(
-    source: MediaSource,
+    source: StreamSource,
     audio: SpeechAudio,
     settle: (error?: Error) => void,
   ): Promise<void> {
@@ -177,6 +184,11 @@ export class AudioPlayer implements AudioOutput {
     let fed = false;
     for await (const chunk of audio) {
       if (!current()) return;
+      // A ManagedMediaSource that wants no audio now (see whenWanted); a MediaSource always takes it.
+      if (source.streaming === false) {
+        await this.whenWanted(source, audio);
+        if (!current()) return;
+      }
       await withDeadline(appended(buffer, chunk), startMs, 'buffering synthesized audio');
       if (!current()) return;
       if (!fed) {
@@ -192,6 +204,26 @@ export class AudioPlayer implements AudioOutput {
     }
     source.endOfStream();
     this.armEndDeadline((audio.durationMs - this.element.currentTime * 1000) / this.element.playbackRate);
+  }
+
+  /**
+   * A ManagedMediaSource says when it wants data (`streaming`: `startstreaming` sets it, `endstreaming`
+   * clears it, e.g. when it holds enough or to save power); audio that arrives meanwhile waits here, in
+   * memory, until it asks again. It must ask before what it holds has played out (the end deadline's
+   * bound on the audio that has come), or at least within the start deadline.
+   */
+  private whenWanted(source: StreamSource, audio: SpeechAudio): Promise<void> {
+    const { startMs, factor, slackMs } = this.deadlines;
+    const heldMs =
+      Math.max(0, audio.durationMs - this.element.currentTime * 1000) / this.element.playbackRate;
+    const ms = Math.max(startMs, Math.round(heldMs * factor + slackMs));
+    return withDeadline(
+      new Promise<void>((resolve) =>
+        source.addEventListener('startstreaming', () => resolve(), { once: true }),
+      ),
+      ms,
+      'waiting for the browser to want more audio',
+    );
   }
 
   setRate(rate: number): void {
@@ -245,54 +277,6 @@ export class AudioPlayer implements AudioOutput {
       this.currentUrl = null;
     }
   }
-}
-
-/** True where MP3 can play through Media Source Extensions (not on iPhone before iOS 17.1, for one). */
-function mediaSourcePlays(type: string): boolean {
-  return typeof MediaSource !== 'undefined' && MediaSource.isTypeSupported(type);
-}
-
-function opened(source: MediaSource): Promise<void> {
-  if (source.readyState === 'open') return Promise.resolve();
-  return new Promise((resolve) => source.addEventListener('sourceopen', () => resolve(), { once: true }));
-}
-
-/** Where the primer goes: far past any sentence, so the append window drops it. */
-const PRIMER_WINDOW_START_S = 24 * 60 * 60;
-
-/**
- * Sets the media pipeline up for the audio's format (demuxer, decoder, audio output) before its first
- * chunk, while the speech service is still synthesizing: a silent frame of that format goes in with the
- * append window set far past it, so the browser learns the format from the frame and drops the frame
- * (nothing buffered, nothing heard); the window and the timestamps are then put back, so the first chunk
- * plays from 0. In Chromium this takes ~3 ms off the time from the first audio byte to `playing`
- * (`npm run bench -- voice-turn`: 6.7–7.2 ms, was 9.6–10.2).
- */
-async function primed(buffer: SourceBuffer, frame: Uint8Array<ArrayBuffer>): Promise<void> {
-  buffer.appendWindowStart = PRIMER_WINDOW_START_S;
-  await appended(buffer, frame);
-  buffer.appendWindowStart = 0;
-  // MP3 has no timestamps of its own: the next frame would follow the dropped one, 36 ms in.
-  buffer.timestampOffset = 0;
-}
-
-/** Appends a chunk; resolves once the buffer has taken it, rejects when it could not. */
-function appended(buffer: SourceBuffer, chunk: Uint8Array<ArrayBuffer>): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const done = () => {
-      buffer.removeEventListener('updateend', done);
-      buffer.removeEventListener('error', failed);
-      resolve();
-    };
-    const failed = () => {
-      buffer.removeEventListener('updateend', done);
-      buffer.removeEventListener('error', failed);
-      reject(new Error('the synthesized audio could not be buffered'));
-    };
-    buffer.addEventListener('updateend', done);
-    buffer.addEventListener('error', failed);
-    buffer.appendBuffer(chunk);
-  });
 }
 
 function asError(error: unknown): Error {

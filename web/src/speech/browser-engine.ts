@@ -2,38 +2,11 @@ import type { Locale } from '#contract/languages';
 import { logError } from '../lib/log';
 import { NoVoiceError, type ListeningHealth, type RecognitionHandlers, type SpeechEngine } from './engine';
 import { aliased } from './pronunciation';
-
-/** The slice of the Web Speech API's SpeechRecognition this engine uses (not in TypeScript's DOM lib). */
-interface RecognitionLike {
-  continuous: boolean;
-  interimResults: boolean;
-  lang: string;
-  onstart: (() => void) | null;
-  onresult: ((event: RecognitionResultEvent) => void) | null;
-  onerror: ((event: { readonly error: string }) => void) | null;
-  onend: (() => void) | null;
-  start(): void;
-  stop(): void;
-  abort(): void;
-}
-
-interface RecognitionResultEvent {
-  readonly resultIndex: number;
-  readonly results: ArrayLike<{ readonly isFinal: boolean; readonly 0: { readonly transcript: string } }>;
-}
-
-type RecognitionConstructor = new () => RecognitionLike;
-
-interface SpeechWindow {
-  SpeechRecognition?: RecognitionConstructor;
-  webkitSpeechRecognition?: RecognitionConstructor;
-  speechSynthesis?: SpeechSynthesis;
-  SpeechSynthesisUtterance?: typeof SpeechSynthesisUtterance;
-}
+import type { RecognitionConstructor, RecognitionLike, SpeechWindow } from './web-speech-api';
 
 /** How long the engine waits for things that may never happen; tests pass shorter ones. */
 export interface BrowserSpeechTimings {
-  /** From an utterance reaching the head of the queue to its `start` event (Firefox without voices never starts). */
+  /** From handing an utterance to the browser to its `start` event (Firefox without voices never starts). */
   readonly startDeadlineMs: number;
   /** How long to wait for the browser's voice list (`voiceschanged`) before deciding there is none. */
   readonly voicesWaitMs: number;
@@ -74,8 +47,8 @@ interface Queued {
  * The browser's own Web Speech API: used whenever the server has no Azure Speech key. Recognition runs
  * continuously with interim results; when the browser ends it on its own (Chrome does after silence) it is
  * restarted at once, and when it fails (network, no microphone) it is restarted with backoff while the
- * health says 'reconnecting'. Speech is a queue of utterances the browser speaks in order, each with a
- * deadline to start and one to finish.
+ * health says 'reconnecting'. Speech is a queue of utterances kept here and handed to the browser one at a
+ * time, each with a deadline to start and one to finish (docs/behaviour.md §10.16).
  */
 export class BrowserSpeechEngine implements SpeechEngine {
   readonly kind = 'browser' as const;
@@ -93,8 +66,14 @@ export class BrowserSpeechEngine implements SpeechEngine {
   private failing = false;
   private failures = 0;
   private restartTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Held so Chrome does not garbage-collect an utterance before its end event fires. */
+  /**
+   * The sentences to speak, in order; only the head is with the browser. Held so Chrome does not
+   * garbage-collect an utterance before its end event fires.
+   */
   private queue: Queued[] = [];
+  /** The next sentence's hand-over, due in the task after the last one ended (see handOverNext). */
+  private handOverTimer: ReturnType<typeof setTimeout> | undefined;
+  private handOverDue = false;
   /** Bumped by Skip, so a speak() still waiting for the voice list speaks nothing. */
   private generation = 0;
   private voicesLoaded: Promise<readonly SpeechSynthesisVoice[]> | null = null;
@@ -200,14 +179,15 @@ export class BrowserSpeechEngine implements SpeechEngine {
           ? this.settle(queued)
           : this.settle(queued, new Error(`Speech synthesis error: ${event.error}`));
       this.queue.push(queued);
-      if (this.queue[0] === queued) this.awaitStart(queued);
-      synthesis.speak(utterance);
+      // With nothing before it, a sentence goes to the browser now; otherwise once the one before it ended.
+      if (this.queue[0] === queued && !this.handOverDue) this.handOver(queued);
     });
   }
 
   stopSpeaking(): void {
     // Stryker disable next-line AssignmentOperator: any change of generation drops the waiting speak().
     this.generation += 1;
+    this.cancelHandOver();
     const dropped = this.queue.splice(0);
     for (const queued of dropped) clearTimeout(queued.timer);
     if (dropped.length > 0) this.synthesis?.cancel();
@@ -247,12 +227,38 @@ export class BrowserSpeechEngine implements SpeechEngine {
     return this.voicesLoaded;
   }
 
-  /** The head of the queue must start speaking in time, or the browser is not going to speak at all. */
-  private awaitStart(queued: Queued): void {
+  /**
+   * Gives the head of the queue to the browser, which must start speaking it in time, or it is not going
+   * to speak at all.
+   */
+  private handOver(queued: Queued): void {
     queued.timer = setTimeout(
       () => this.abandon(new Error('Speech synthesis did not start in time')),
       this.timings.startDeadlineMs,
     );
+    this.synthesis?.speak(queued.utterance);
+  }
+
+  /**
+   * The browser is given one utterance at a time, and the next only in a later task than the `end` (or
+   * error) of the one before: WebKit never ends an utterance queued behind another (Safari's speech has a
+   * history of such queue faults), and one spoken from inside the previous one's `end` handler stalls
+   * too, while one spoken from a zero-delay timer plays (docs/behaviour.md §10.16).
+   */
+  private handOverNext(): void {
+    clearTimeout(this.handOverTimer);
+    this.handOverDue = true;
+    this.handOverTimer = setTimeout(() => {
+      this.handOverDue = false;
+      // Nothing was handed over meanwhile: speak() leaves a new head to this hand-over.
+      const next = this.queue[0];
+      if (next) this.handOver(next);
+    }, 0);
+  }
+
+  private cancelHandOver(): void {
+    clearTimeout(this.handOverTimer);
+    this.handOverDue = false;
   }
 
   private settle(queued: Queued, error?: Error): void {
@@ -262,12 +268,13 @@ export class BrowserSpeechEngine implements SpeechEngine {
     clearTimeout(queued.timer);
     if (error) queued.reject(error);
     else queued.resolve();
-    const next = this.queue[0];
-    if (index === 0 && next) this.awaitStart(next);
+    // Even with nothing queued now: a sentence that comes in this same task waits for the next one.
+    if (index === 0) this.handOverNext();
   }
 
   /** A deadline passed: the browser's queue is cancelled and every waiting speak() fails with the reason. */
   private abandon(error: Error): void {
+    this.cancelHandOver();
     const dropped = this.queue.splice(0);
     for (const queued of dropped) clearTimeout(queued.timer);
     this.synthesis?.cancel();
