@@ -73,6 +73,7 @@ function harness(createEngine?: () => Promise<SpeechEngine>) {
     },
     sendFeedback: async () => undefined,
     createEngine: createEngine ?? (async () => engine),
+    createBrowserEngine: () => new QueueEngine(),
     unlockAudio: () => undefined,
     newConversationId: () => '6f1c0a3e-8d1b-4c0e-9a55-0b2d3c4e5f60',
   });

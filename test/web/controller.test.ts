@@ -107,6 +107,7 @@ function harness(options: Partial<Pick<ConversationDeps, 'createEngine' | 'engin
       if (nextFeedback) throw nextFeedback;
     },
     createEngine: async () => engine,
+    createBrowserEngine: () => new FakeEngine(),
     unlockAudio: () => {
       h.unlocks += 1;
     },

@@ -28,6 +28,7 @@ function deps(engine: SpeechEngine): () => ConversationDeps {
     generateImage: async () => ({ imageUrl: '/images/a.svg' }),
     sendFeedback: async () => undefined,
     createEngine: async () => engine,
+    createBrowserEngine: () => engine,
     unlockAudio: () => undefined,
     newConversationId: () => '6f1c0a3e-8d1b-4c0e-9a55-0b2d3c4e5f60',
   });
