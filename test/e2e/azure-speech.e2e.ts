@@ -4,8 +4,17 @@ import type { Locale } from '#contract/languages';
 import { MESSAGES } from '#support/ui-strings';
 import { AzureSpeechFake } from '#support/azure-speech-fake';
 import { silentMp3 } from '#support/silent-mp3';
-import { DESKTOP, judgeReplies, useTestApp, waitForStatus, type TestApp } from './support/app';
+import {
+  DESKTOP,
+  judgeReplies,
+  speech,
+  speechLog,
+  useTestApp,
+  waitForStatus,
+  type TestApp,
+} from './support/app';
 import { routeAzureSpeech } from './support/azure-speech-route';
+import { installSpeechFakes } from './support/speech-fakes';
 
 // The app's Azure speech path in Chromium, with the real Speech SDK talking to the fake speech service
 // (test/support/azure-speech-fake.ts) through page.routeWebSocket, under the page's real CSP. Chromium's
@@ -104,34 +113,69 @@ interface AzureApp {
   readonly fake: AzureSpeechFake;
   /** Tokens handed out by /api/speechToken, in order. */
   readonly tokens: string[];
+  /**
+   * From now on the token endpoint mints one last token lasting `lastTokenMs`, then answers 503
+   * `over_budget` (the day's budget reached, docs/behaviour.md §12.19).
+   */
+  readonly reachBudget: (lastTokenMs: number) => void;
+}
+
+/**
+ * Runs in the page around installSpeechFakes: keeps the real HTMLMediaElement.play (which the fakes
+ * replace), so Azure's audio really plays while the browser's recognition and voices are the fakes'.
+ */
+function keepRealPlay(): void {
+  const page = window as unknown as { __realPlay?: typeof HTMLMediaElement.prototype.play };
+  if (page.__realPlay) HTMLMediaElement.prototype.play = page.__realPlay;
+  else page.__realPlay = HTMLMediaElement.prototype.play;
 }
 
 /** The app with /api/speechToken answering fake tokens and the speech hosts answered by the fake. */
 async function openAzureApp(
   testApp: TestApp,
-  options: { tokenLifetimeMs?: number; fake?: AzureSpeechFake; denyMicrophone?: boolean } = {},
+  options: {
+    tokenLifetimeMs?: number;
+    fake?: AzureSpeechFake;
+    denyMicrophone?: boolean;
+    /** The browser's own recognition and voices are the page's fakes (test/e2e/support/speech-fakes.ts). */
+    browserSpeechFakes?: boolean;
+  } = {},
 ): Promise<AzureApp> {
   const context = await testApp.browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' });
+  if (options.browserSpeechFakes) {
+    await context.addInitScript(keepRealPlay);
+    await context.addInitScript(installSpeechFakes);
+    await context.addInitScript(keepRealPlay);
+  }
   await context.addInitScript(recordMediaPlayback);
   if (options.denyMicrophone) await context.addInitScript(denyMicrophone);
   const page = await context.newPage();
   const tokens: string[] = [];
+  /** Once the budget is reached: how long the last token lasts, and whether it has been minted. */
+  let budget: { lastTokenMs: number; spent: boolean } | null = null;
+  const fake = await routeAzureSpeech(page, options.fake);
   await page.route('**/api/speechToken', (route) => {
+    const headers = { 'Cache-Control': 'no-store' };
+    if (budget?.spent) {
+      return route.fulfill({
+        status: 503,
+        json: { error: { code: 'over_budget', message: 'The spending limit is reached.' } },
+        headers,
+      });
+    }
     const token = `fake-token-${tokens.length + 1}`;
     tokens.push(token);
+    const lifetimeMs = budget?.lastTokenMs ?? options.tokenLifetimeMs ?? 600_000;
+    if (budget) budget.spent = true;
     return route.fulfill({
-      json: {
-        token,
-        region: 'eastus',
-        expiresAt: new Date(Date.now() + (options.tokenLifetimeMs ?? 600_000)).toISOString(),
-      },
-      headers: { 'Cache-Control': 'no-store' },
+      json: { token, region: 'eastus', expiresAt: new Date(Date.now() + lifetimeMs).toISOString() },
+      headers,
     });
   });
-  const fake = await routeAzureSpeech(page, options.fake);
   await page.goto(testApp.url);
   await page.getByRole('button', { name: 'Start Conversation' }).waitFor();
-  return { context, page, fake, tokens };
+  const reachBudget = (lastTokenMs: number) => void (budget = { lastTokenMs, spent: false });
+  return { context, page, fake, tokens, reachBudget };
 }
 
 /** Starts in the locale and waits for the greeting to be spoken and the app to listen. */
@@ -419,6 +463,42 @@ describe('the Azure speech path in Chromium against the speech service protocol'
     // Answered only once a further half second of audio has arrived after the stall.
     await sayAndHear(page, fake, 'Are you still listening?');
     expect(fake.recognitionSockets()).toHaveLength(1);
+    await context.close();
+  });
+  it('goes on with the browser speech once tokens are refused with over_budget and the last one expires', async () => {
+    // 65 s tokens: refreshed a minute early, so about every 5 s while the budget lasts.
+    const { context, page, fake, reachBudget } = await openAzureApp(app, {
+      tokenLifetimeMs: 65_000,
+      browserSpeechFakes: true,
+    });
+    const browserNote = MESSAGES['en-US'].browserSpeech;
+    await startIn(page);
+    await sayAndHear(page, fake, 'What is a comet?');
+    const azureSockets = fake.recognitionSockets().length;
+
+    // The day's budget is reached: the next refresh gets a last 4 s token, then only over_budget.
+    reachBudget(4_000);
+    // Azure serves until that token expires; then the browser's speech listens, with its quiet note.
+    await page.getByText(browserNote).waitFor({ timeout: 20_000 });
+    await waitForStatus(page, 'Listening...');
+    await expect
+      .poll(async () => (await speechLog(page)).recognition.some((entry) => entry.event === 'start'))
+      .toBe(true);
+    const transcript = await page.locator('.message .bubble-text').allInnerTexts();
+    const synthesized = fake.ssml.length;
+
+    // The conversation goes on by voice: the browser hears the learner and speaks Astro's reply.
+    expect(await speech(page, 'say', 'What is a star?')).toBe(true);
+    await page.locator('.message-user:not(.message-interim)', { hasText: 'What is a star?' }).waitFor();
+    await expect.poll(async () => (await speechLog(page)).utterances.length).toBeGreaterThan(0);
+    await waitForStatus(page, 'Listening...');
+    expect(await userMessages(page)).toEqual(['What is a comet?', 'What is a star?']);
+    const after = await page.locator('.message .bubble-text').allInnerTexts();
+    expect(after.slice(0, transcript.length)).toEqual(transcript);
+    // Azure is left alone: recognition stopped reconnecting, and the reply was not sent to it.
+    expect(fake.recognitionSockets().length).toBeLessThanOrEqual(azureSockets + 1);
+    expect(fake.ssml.length).toBe(synthesized);
+    expect(await page.getByText(MESSAGES['en-US'].reconnectingNote).count()).toBe(0);
     await context.close();
   });
 });

@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Locale } from '#contract/languages';
-import { MESSAGES } from '#web/i18n/messages';
+import { MESSAGES, STAR_MESSAGES } from '#support/ui-strings';
 import { silentMp3 } from '#support/silent-mp3';
-import { pluralOf, STAR_MESSAGES } from '#web/i18n/star-messages';
+import { pluralOf } from '#web/i18n/star-messages';
 import { speakingDeadlineMs } from '#web/speech/browser-engine';
 import {
   ASTRO_MESSAGE,

@@ -1,10 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SpeechTokenResponse } from '#contract/schemas';
-import type { AudioOutput } from '#web/speech/audio-player';
 import { AzureSpeechEngine } from '#web/speech/azure-engine';
-import type { RecognitionHandlers } from '#web/speech/engine';
-import { scriptedMicrophone, scriptedSdk } from './scripted-speech-sdk';
+import { quiet, scriptedMicrophone, scriptedSdk, silentOutput, tokenLasting } from './scripted-speech-sdk';
 
 // When the Azure engine renews its token (docs/behaviour.md §10.8): a minute before expiresAt, never more
 // than 9 minutes apart, again after each success, 30 s after a failure; and the microphone it asked for
@@ -12,23 +10,6 @@ import { scriptedMicrophone, scriptedSdk } from './scripted-speech-sdk';
 
 const MINUTE = 60_000;
 const START = Date.parse('2026-01-01T12:00:00.000Z');
-
-const silentOutput: AudioOutput = {
-  play: async () => undefined,
-  setRate: () => undefined,
-  stop: () => undefined,
-};
-const quiet: RecognitionHandlers = {
-  onInterim: () => undefined,
-  onFinal: () => undefined,
-  onHealth: () => undefined,
-};
-
-const tokenLasting = (name: string, ms: number): SpeechTokenResponse => ({
-  token: name,
-  region: 'eastus',
-  expiresAt: new Date(Date.now() + ms).toISOString(),
-});
 
 function engineWith(options: {
   token: SpeechTokenResponse;

@@ -111,6 +111,7 @@ function harness(
     },
     createEngine: async () => engine,
     loadSpeechText: async () => speechText,
+    createBrowserEngine: () => new FakeEngine(),
     unlockAudio: () => {
       h.unlocks += 1;
     },

@@ -1,4 +1,28 @@
+import type { SpeechTokenResponse } from '#contract/schemas';
+import type { AudioOutput } from '#web/speech/audio-player';
 import type { SpeechSdk } from '#web/speech/azure-engine';
+import type { RecognitionHandlers } from '#web/speech/engine';
+
+/** An audio output that plays everything at once, silently. */
+export const silentOutput: AudioOutput = {
+  play: async () => undefined,
+  setRate: () => undefined,
+  stop: () => undefined,
+};
+
+/** Recognition handlers that ignore everything. */
+export const quiet: RecognitionHandlers = {
+  onInterim: () => undefined,
+  onFinal: () => undefined,
+  onHealth: () => undefined,
+};
+
+/** A token named `name` that expires `ms` from now (the test's clock). */
+export const tokenLasting = (name: string, ms: number): SpeechTokenResponse => ({
+  token: name,
+  region: 'eastus',
+  expiresAt: new Date(Date.now() + ms).toISOString(),
+});
 
 /**
  * The slice of the Azure Speech SDK the engine's microphone and token paths touch, recording what the

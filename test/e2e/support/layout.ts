@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { Locale } from '#contract/languages';
-import { MESSAGES, type Messages } from '#web/i18n/messages';
+import type { Messages } from '#web/i18n/messages';
+import { MESSAGES } from '#support/ui-strings';
 import type { AppUi } from './app-ui';
 import type { PageFunction } from './webdriver';
 

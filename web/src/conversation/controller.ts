@@ -7,6 +7,7 @@ import { sendFeedback, type FeedbackRequest } from '../api/feedback';
 import { generateImage, PICTURE_FAILED_MESSAGE } from '../api/generate-image';
 import { withDeadline } from '../lib/deadline';
 import { logError } from '../lib/log';
+import { BrowserSpeechEngine } from '../speech/browser-engine';
 import type { SpeechEngine } from '../speech/engine';
 import { newConversationId, nextLoadingId, nextMessageId } from './message-id';
 import type { PlaybackSpeed } from './speed';
@@ -40,6 +41,11 @@ export interface ConversationDeps {
    * lexicon: speech-text.ts), its own chunk, loaded on Start alongside the engine and within its deadline.
    */
   readonly loadSpeechText: () => Promise<SpeechText>;
+  /**
+   * The browser's own speech, for a conversation whose Azure voice is withdrawn mid-way (its token expired
+   * and the server issues no more: docs/behaviour.md §10.21).
+   */
+  readonly createBrowserEngine: () => SpeechEngine;
   /** Plays the silent clip inside the Start tap (iPhone only). */
   readonly unlockAudio: () => void;
   readonly newConversationId: () => string;
@@ -66,6 +72,7 @@ export const defaultDeps = (
   generateImage: (request) => generateImage(request),
   sendFeedback: (request) => sendFeedback(request),
   loadSpeechText: () => import('./speech-text'),
+  createBrowserEngine: () => new BrowserSpeechEngine(),
   newConversationId,
   ...overrides,
 });
@@ -265,17 +272,36 @@ export class ConversationController {
       engine.dispose();
       return null;
     }
+    this.useEngine(conversationId, locale, engine, 'engine_ready');
+    return engine;
+  }
+
+  /**
+   * The conversation's engine from now on: think time as the open check question wants it (docs/behaviour.md
+   * §17.5), the quiet note for its kind, and recognition running for the rest of the conversation.
+   */
+  private useEngine(
+    conversationId: string,
+    locale: Locale,
+    engine: SpeechEngine,
+    ready: 'engine_ready' | 'engine_replaced',
+  ): void {
     this.engine = engine;
-    // A check question asked before the engine was ready (docs/behaviour.md §17.5).
+    // A check question asked before the engine was ready, or while the one before it served.
     this.engineThinkTime = false;
     this.tuneThinkTime(this.state);
-    this.dispatch({ type: 'engine_ready', engine: engine.canListen ? engine.kind : 'none' });
+    this.dispatch({ type: ready, engine: engine.canListen ? engine.kind : 'none' });
+    engine.onRetired?.(() => this.useBrowserSpeech(conversationId, engine));
     if (engine.canListen) {
       // The recogniser runs for the whole conversation; the reducer decides which utterances count.
       engine
         .startListening(locale, {
-          onInterim: (text) => this.dispatch({ type: 'interim_recognized', text }),
-          onFinal: (text) => void this.submitUtterance(text),
+          onInterim: (text) => {
+            if (this.engine === engine) this.dispatch({ type: 'interim_recognized', text });
+          },
+          onFinal: (text) => {
+            if (this.engine === engine) this.submitUtterance(text);
+          },
           onHealth: (health) => {
             if (this.engine === engine) this.dispatch({ type: 'listening_health', health });
           },
@@ -285,7 +311,20 @@ export class ConversationController {
           if (this.engine === engine) this.dispatch({ type: 'engine_ready', engine: 'none' });
         });
     }
-    return engine;
+  }
+
+  /**
+   * Azure is withdrawn mid-way (docs/behaviour.md §10.21): the rest of the conversation speaks and listens with
+   * the browser's own speech (or is typed, §2.15), keeping its transcript, open check question and speed (read for each sentence). What
+   * the withdrawn engine was saying stops with it; the reply's text stays on screen.
+   */
+  private useBrowserSpeech(conversationId: string, retired: SpeechEngine): void {
+    if (this.engine !== retired || !this.isCurrent(conversationId)) return;
+    logError('Azure Speech has no token any more; using the browser speech engine');
+    const engine = this.deps.createBrowserEngine();
+    this.enginePromise = Promise.resolve(engine);
+    this.useEngine(conversationId, this.state.conversationLanguage, engine, 'engine_replaced');
+    retired.dispose();
   }
 
   /**

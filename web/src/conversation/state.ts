@@ -113,6 +113,8 @@ export type ConversationAction =
   | { readonly type: 'speed_selected'; readonly speed: PlaybackSpeed }
   | { readonly type: 'started'; readonly conversationId: string }
   | { readonly type: 'engine_ready'; readonly engine: SpeechEngineKind }
+  /** The engine changed mid-conversation (docs/behaviour.md §10.21): the old one's health goes with it. */
+  | { readonly type: 'engine_replaced'; readonly engine: SpeechEngineKind }
   | { readonly type: 'listening_health'; readonly health: ListeningHealth }
   | { readonly type: 'voice_missing'; readonly conversationId: string }
   | { readonly type: 'interim_recognized'; readonly text: string }
@@ -206,6 +208,9 @@ function applyAction(state: ConversationState, action: ConversationAction): Conv
 
     case 'engine_ready':
       return state.active ? { ...state, engine: action.engine } : state;
+
+    case 'engine_replaced':
+      return state.active ? { ...state, engine: action.engine, listeningHealth: null } : state;
 
     case 'listening_health':
       return state.active ? { ...state, listeningHealth: action.health } : state;

@@ -57,6 +57,8 @@ export class AzureSpeechEngine implements SpeechEngine {
   private readonly token: AzureSpeechToken;
   private readonly recognition: AzureRecognition;
   private readonly synthesis: AzureSynthesis;
+  private readonly retiredListeners = new Set<() => void>();
+  private retired = false;
 
   constructor(sdk: SpeechSdk, options: AzureEngineOptions) {
     const deadlines = { ...SPEECH_DEADLINES, ...options.deadlines };
@@ -70,6 +72,7 @@ export class AzureSpeechEngine implements SpeechEngine {
         this.recognition.setToken(token);
         this.synthesis.setToken(token);
       },
+      onWithdrawn: () => this.retire(),
     });
     const speechConfig = () =>
       speechConfigFor(sdk, this.token.current, {
@@ -114,9 +117,28 @@ export class AzureSpeechEngine implements SpeechEngine {
     this.recognition.setThinkTime(open);
   }
 
+  /** Azure is withdrawn from this conversation: its token expired or was refused, and no more are issued. */
+  onRetired(listener: () => void): void {
+    if (this.retired) listener();
+    else this.retiredListeners.add(listener);
+  }
+
   dispose(): void {
+    this.retiredListeners.clear();
     this.token.dispose();
     this.synthesis.dispose();
     this.recognition.dispose();
+  }
+
+  /**
+   * The token is gone for good (docs/behaviour.md §10.21): recognition stops reconnecting with it, and
+   * whoever owns the engine moves the conversation on and disposes it.
+   */
+  private retire(): void {
+    this.retired = true;
+    void this.recognition.stopListening();
+    const listeners = [...this.retiredListeners];
+    this.retiredListeners.clear();
+    for (const listener of listeners) listener();
   }
 }

@@ -56,6 +56,12 @@ export interface SpeechEngine {
    * recognition running now and to any started later. An engine that cannot tune it keeps its own.
    */
   setThinkTime(open: boolean): void;
+  /**
+   * Calls `listener` once when the engine can serve this conversation no longer and will not recover
+   * (Azure: its token expired or was refused, and the server issues no more: docs/behaviour.md §10.21), at
+   * once when that has already happened. An engine that cannot be withdrawn leaves it out.
+   */
+  onRetired?(listener: () => void): void;
   /** Stops everything and releases timers, recognisers, synthesizers, connections and streams. */
   dispose(): void;
 }
