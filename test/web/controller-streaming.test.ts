@@ -75,7 +75,7 @@ function harness(createEngine?: () => Promise<SpeechEngine>) {
     sendFeedback: async () => undefined,
     createEngine: createEngine ?? (async () => engine),
     loadSpeechText: async () => speechText,
-    createBrowserEngine: () => new QueueEngine(),
+    createBrowserEngine: async () => new QueueEngine(),
     unlockAudio: () => undefined,
     newConversationId: () => '6f1c0a3e-8d1b-4c0e-9a55-0b2d3c4e5f60',
   });

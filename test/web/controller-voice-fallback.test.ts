@@ -60,7 +60,7 @@ class ScriptedEngine implements SpeechEngine {
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-function harness({ browserCanListen = true } = {}) {
+function harness({ browserCanListen = true, browserLoads = true } = {}) {
   const azure = new ScriptedEngine('azure');
   const browser = new ScriptedEngine('browser');
   browser.canListen = browserCanListen;
@@ -74,8 +74,9 @@ function harness({ browserCanListen = true } = {}) {
     loadSpeechText: async () => speechText,
     createBrowserEngine: () => {
       browserEngines += 1;
-      return browser;
+      return browserLoads ? Promise.resolve(browser) : new Promise<SpeechEngine>(() => undefined);
     },
+    engineReadyMs: 50,
     unlockAudio: () => undefined,
     newConversationId: () => '6f1c0a3e-8d1b-4c0e-9a55-0b2d3c4e5f60',
   });
@@ -109,6 +110,7 @@ describe('the conversation when Azure is withdrawn', () => {
     const transcript = h.state().messages;
 
     h.azure.retire();
+    await settle();
 
     expect(h.azure.disposed).toBe(true);
     expect(h.browser.listeningIn).toBe('fr-FR');
@@ -144,6 +146,7 @@ describe('the conversation when Azure is withdrawn', () => {
     await askedAQuestion(h);
 
     h.azure.retire();
+    await settle();
 
     expect(h.state()).toMatchObject({ engine: 'none', status: 'listening', checkOpen: true });
     expect(h.browser.listeningIn).toBeNull();
@@ -175,8 +178,20 @@ describe('the conversation when Azure is withdrawn', () => {
     const ended = h.state();
 
     h.azure.retire();
+    await settle();
 
     expect(h.browserEngines()).toBe(0);
     expect(h.state()).toBe(ended);
+  });
+
+  it('lets the learner type when the browser speech does not load in time, never a dead Listening', async () => {
+    const h = harness({ browserLoads: false });
+    await askedAQuestion(h);
+
+    h.azure.retire();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    expect(h.azure.disposed).toBe(true);
+    expect(h.state()).toMatchObject({ engine: 'none', status: 'listening', checkOpen: true, active: true });
   });
 });

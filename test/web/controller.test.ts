@@ -111,7 +111,7 @@ function harness(
     },
     createEngine: async () => engine,
     loadSpeechText: async () => speechText,
-    createBrowserEngine: () => new FakeEngine(),
+    createBrowserEngine: async () => new FakeEngine(),
     unlockAudio: () => {
       h.unlocks += 1;
     },

@@ -40,7 +40,7 @@ const deps = (): ConversationDeps => ({
   sendFeedback: async () => undefined,
   createEngine: async () => engine,
   loadSpeechText: async () => speechText,
-  createBrowserEngine: () => engine,
+  createBrowserEngine: async () => engine,
   unlockAudio: () => undefined,
   newConversationId: () => '6f1c0a3e-8d1b-4c0e-9a55-0b2d3c4e5f60',
 });

@@ -7,7 +7,6 @@ import { sendFeedback, type FeedbackRequest } from '../api/feedback';
 import { generateImage, PICTURE_FAILED_MESSAGE } from '../api/generate-image';
 import { withDeadline } from '../lib/deadline';
 import { logError } from '../lib/log';
-import { BrowserSpeechEngine } from '../speech/browser-engine';
 import type { SpeechEngine } from '../speech/engine';
 import { newConversationId, nextLoadingId, nextMessageId } from './message-id';
 import type { PlaybackSpeed } from './speed';
@@ -45,7 +44,7 @@ export interface ConversationDeps {
    * The browser's own speech, for a conversation whose Azure voice is withdrawn mid-way (its token expired
    * and the server issues no more: docs/behaviour.md §10.21).
    */
-  readonly createBrowserEngine: () => SpeechEngine;
+  readonly createBrowserEngine: () => Promise<SpeechEngine>;
   /** Plays the silent clip inside the Start tap (iPhone only). */
   readonly unlockAudio: () => void;
   readonly newConversationId: () => string;
@@ -72,7 +71,8 @@ export const defaultDeps = (
   generateImage: (request) => generateImage(request),
   sendFeedback: (request) => sendFeedback(request),
   loadSpeechText: () => import('./speech-text'),
-  createBrowserEngine: () => new BrowserSpeechEngine(),
+  // Its own chunk, as at Start (select-engine.ts): the first load carries no speech engine (§2.24).
+  createBrowserEngine: async () => new (await import('../speech/browser-engine')).BrowserSpeechEngine(),
   newConversationId,
   ...overrides,
 });
@@ -291,7 +291,7 @@ export class ConversationController {
     this.engineThinkTime = false;
     this.tuneThinkTime(this.state);
     this.dispatch({ type: ready, engine: engine.canListen ? engine.kind : 'none' });
-    engine.onRetired?.(() => this.useBrowserSpeech(conversationId, engine));
+    engine.onRetired?.(() => void this.useBrowserSpeech(conversationId, engine));
     if (engine.canListen) {
       // The recogniser runs for the whole conversation; the reducer decides which utterances count.
       engine
@@ -318,11 +318,28 @@ export class ConversationController {
    * the browser's own speech (or is typed, §2.15), keeping its transcript, open check question and speed (read for each sentence). What
    * the withdrawn engine was saying stops with it; the reply's text stays on screen.
    */
-  private useBrowserSpeech(conversationId: string, retired: SpeechEngine): void {
+  private async useBrowserSpeech(conversationId: string, retired: SpeechEngine): Promise<void> {
     if (this.engine !== retired || !this.isCurrent(conversationId)) return;
     logError('Azure Speech has no token any more; using the browser speech engine');
-    const engine = this.deps.createBrowserEngine();
-    this.enginePromise = Promise.resolve(engine);
+    const making = this.deps.createBrowserEngine();
+    this.enginePromise = making;
+    let engine: SpeechEngine;
+    try {
+      engine = await withDeadline(making, this.engineReadyMs, 'the browser speech engine');
+    } catch (error) {
+      // Not loaded in time: the learner types from here on (§2.15), never a dead Listening.
+      logError('the browser speech engine did not load', error);
+      if (this.engine === retired && this.isCurrent(conversationId)) {
+        this.engine = null;
+        retired.dispose();
+        this.dispatch({ type: 'engine_replaced', engine: 'none' });
+      }
+      return;
+    }
+    if (this.engine !== retired || !this.isCurrent(conversationId)) {
+      engine.dispose();
+      return;
+    }
     this.useEngine(conversationId, this.state.conversationLanguage, engine, 'engine_replaced');
     retired.dispose();
   }
