@@ -21,6 +21,8 @@ const TYPO_MIN_LETTERS = 6;
 export interface Units {
   readonly units: readonly string[];
   readonly breaks: readonly boolean[];
+  /** Where a number goes on past a decimal point or a group separator ("13,8", "1.3"), in spaced scripts. */
+  readonly joined?: readonly boolean[];
 }
 
 /** Punctuation that ends a clause; apostrophes and hyphens do not (they are inside words). */
@@ -49,24 +51,41 @@ function splitUnits(text: string, matching: Matching): Units {
   const breaks: boolean[] = [];
   if (matching.mode === 'characters') {
     let pending = false;
+    let separator = '';
     for (const character of folded) {
-      if (BOUNDARY.test(character)) pending = true;
-      else if (/[\p{L}\p{N}\p{M}]/u.test(character)) {
+      if (BOUNDARY.test(character)) {
+        pending = true;
+        separator += character;
+      } else if (/[\p{L}\p{N}\p{M}]/u.test(character)) {
+        const decimal = /^\d$/.test(character) && decimalPoint(units, separator);
         units.push(character);
-        breaks.push(pending);
+        breaks.push(pending && !decimal);
         pending = false;
+        separator = '';
       }
     }
     return { units, breaks };
   }
   const spaced = folded.replace(HAN_OR_KANA, ' ');
+  const joined: boolean[] = [];
   let last = 0;
   for (const match of spaced.matchAll(/[\p{L}\p{N}]+/gu)) {
+    const between = spaced.slice(last, match.index);
+    const decimal = /^\d/.test(match[0]) && decimalPoint(units, between);
     units.push(match[0]);
-    breaks.push(BOUNDARY.test(spaced.slice(last, match.index)));
+    breaks.push(BOUNDARY.test(between) && !decimal);
+    joined.push(decimal);
     last = match.index + match[0].length;
   }
-  return { units, breaks };
+  return { units, breaks, joined };
+}
+
+/**
+ * Whether the text between the last unit and a digit is a decimal point or comma, or a digit group's
+ * separator: "13,8" and "4.5" are one number, no clause break (docs/behaviour.md §17.2).
+ */
+function decimalPoint(units: readonly string[], between: string): boolean {
+  return /^[.,'\u066b\u066c]$/u.test(between) && /\d$/.test(units[units.length - 1] ?? '');
 }
 
 /** A phrase as the units it must match. */
@@ -76,7 +95,7 @@ export function phraseUnits(phrase: string, matching: Matching): string[] {
     : tokenize(fold(phrase, matching.mode));
 }
 
-interface Span {
+export interface Span {
   readonly start: number;
   readonly end: number;
 }
@@ -123,19 +142,21 @@ function occurrencesOf(
           ? message.units[start + offset] === unit
           : wordMatches(message.units[start + offset] ?? '', unit, how, offset === pattern.length - 1)),
     );
-  // A number is never part of a longer one: "88" is not in "188", 「八」 not in 「十八」.
+  // A number is never part of a longer one: "88" is not in "188", 「八」 not in 「十八」, "1" not in "1.3".
   const numberCut = (start: number) =>
-    matching.mode === 'characters' &&
-    ((DIGIT.test(pattern[0] ?? '') && DIGIT.test(message.units[start - 1] ?? '')) ||
-      (DIGIT.test(pattern[pattern.length - 1] ?? '') &&
-        DIGIT.test(message.units[start + pattern.length] ?? '')));
+    matching.mode === 'characters'
+      ? (DIGIT.test(pattern[0] ?? '') && DIGIT.test(message.units[start - 1] ?? '')) ||
+        (DIGIT.test(pattern[pattern.length - 1] ?? '') &&
+          DIGIT.test(message.units[start + pattern.length] ?? ''))
+      : (/^\d/.test(pattern[0] ?? '') && message.joined?.[start] === true) ||
+        (/\d$/.test(pattern[pattern.length - 1] ?? '') && message.joined?.[start + pattern.length] === true);
   const starts = positionsOf(message, matching).get(pattern[0] ?? '') ?? [];
   for (const start of starts)
     if (hits(start) && !numberCut(start)) spans.push({ start, end: start + pattern.length });
   return spans;
 }
 
-function allOccurrences(
+export function allOccurrences(
   message: Units,
   patterns: readonly (readonly string[])[],
   matching: Matching,
@@ -187,6 +208,13 @@ export interface JudgingUnits {
   readonly both: readonly (readonly string[])[];
   /** "I don't know" and the like: their "not" negates nothing ("I don't know, maybe a star"). */
   readonly dontKnow: readonly (readonly string[])[];
+  /** "Nobody knows", 谁也不知道: an "I don't know" phrase inside one of them is no giving up. */
+  readonly nobodyKnows?: readonly (readonly string[])[];
+  /**
+   * Whether a word is one of the language's own (it occurs in its lessons): such a word is never read
+   * as a typo of an accepted answer ("contro" is no slip for "scontro").
+   */
+  readonly knownWord?: (word: string) => boolean;
 }
 
 /** A check question's options as units: its accepted answers, and each known mistake's words. */
@@ -244,7 +272,7 @@ export function readAnswer(
       allOccurrences(said, patterns, matching, true).map((span) => ({ ...span, option })),
     ),
   ].map((mention) => ({ ...mention, letters: letters(mention) }));
-  found.push(...typos(said, options, found, matching));
+  found.push(...typos(said, options, found, matching, judging.knownWord));
   const neutral = allOccurrences(said, options.neutral ?? [], matching, true);
   const foreign =
     matching.mode === 'characters' ? allOccurrences(said, options.foreign ?? [], matching, true) : [];
@@ -259,10 +287,7 @@ export function readAnswer(
   // "I don't know" counts only as its own clause ("I don't know, maybe a star"; a short one needs its
   // comma: "no se hace más pequeño" is not «no sé»); the words inside it are no answer («j'en sais rien»
   // names no «rien»).
-  const alone = (span: Span) =>
-    (span.start === 0 || said.breaks[span.start] === true) &&
-    (span.end === said.units.length || said.breaks[span.end] === true || span.end - span.start >= 3);
-  const givingUp = allOccurrences(said, judging.dontKnow, matching).filter(alone);
+  const givingUp = givingUpSpans(said, judging, matching).filter((span) => standsAlone(said, span));
   const inGivingUp = (mention: Mention) =>
     givingUp.some((span) => span.start <= mention.start && span.end >= mention.end);
   // Where options overlap, the longer is what was said.
@@ -343,17 +368,62 @@ export function readAnswer(
 }
 
 /** Accepted one-word answers written with one letter wrong, in words no option already covers. */
-function typos(said: Units, options: OptionUnits, found: readonly Mention[], matching: Matching): Mention[] {
+function typos(
+  said: Units,
+  options: OptionUnits,
+  found: readonly Mention[],
+  matching: Matching,
+  knownWord: (word: string) => boolean = () => false,
+): Mention[] {
   if (matching.mode === 'characters') return [];
   const long = options.answers.flatMap((pattern) =>
     pattern.length === 1 && (pattern[0]?.length ?? 0) >= TYPO_MIN_LETTERS ? [pattern[0] ?? ''] : [],
   );
   return said.units.flatMap((unit, start) => {
     if (found.some((mention) => start >= mention.start && start < mention.end)) return [];
+    if (knownWord(unit)) return [];
     return long.some((answer) => oneEditApart(unit, answer))
       ? [{ start, end: start + 1, option: -1, letters: unit.length }]
       : [];
   });
+}
+
+/**
+ * Where the message says "I don't know" (or the like), leaving out those inside a statement that nobody
+ * knows (谁也不知道).
+ */
+export function givingUpSpans(said: Units, judging: JudgingUnits, matching: Matching): Span[] {
+  const nobody = allOccurrences(said, judging.nobodyKnows ?? [], matching);
+  return allOccurrences(said, judging.dontKnow, matching).filter(
+    (span) => !nobody.some((other) => other.start <= span.start && other.end >= span.end),
+  );
+}
+
+/**
+ * Whether the message gives up on the question: an "I don't know" phrase as its own clause (a short one
+ * needs a clause of its own, or only filler words after it: «ni idea tío» gives up, «no se ve» is no
+ * «no sé»).
+ */
+export function givesUp(
+  said: Units,
+  judging: JudgingUnits,
+  matching: Matching,
+  fillers: ReadonlySet<string> = new Set(),
+): boolean {
+  return givingUpSpans(said, judging, matching).some((span) => standsAlone(said, span, fillers));
+}
+
+/**
+ * A span that is its own clause (words in `fillers` after it do not count), or (three units or more)
+ * opens or closes one.
+ */
+function standsAlone(said: Units, span: Span, fillers: ReadonlySet<string> = new Set()): boolean {
+  let end = span.end;
+  while (end < said.units.length && said.breaks[end] !== true && fillers.has(said.units[end] ?? '')) end += 1;
+  return (
+    (span.start === 0 || said.breaks[span.start] === true) &&
+    (end === said.units.length || said.breaks[end] === true || span.end - span.start >= 3)
+  );
 }
 
 /** Whether any of the phrases occurs in the message (as units, without affixes). */
