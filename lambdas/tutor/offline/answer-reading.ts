@@ -227,8 +227,9 @@ export interface OptionUnits {
    */
   readonly neutral?: readonly (readonly string[])[];
   /**
-   * The other topics' words: a one-character option inside one of them is not said («土», soil, is not
-   * said in «土星», Saturn; 「月」 not in 「満月」).
+   * Every topic's words, shared by all checks of a language (the topic's own words, `neutral`, are set
+   * aside when reading): a one-character option inside another topic's word is not said («土», soil, is
+   * not said in «土星», Saturn; 「月」 not in 「満月」).
    */
   readonly foreign?: readonly (readonly string[])[];
 }
@@ -274,8 +275,13 @@ export function readAnswer(
   ].map((mention) => ({ ...mention, letters: letters(mention) }));
   found.push(...typos(said, options, found, matching, judging.knownWord));
   const neutral = allOccurrences(said, options.neutral ?? [], matching, true);
+  const own = new Set((options.neutral ?? []).map((words) => words.join('\u0000')));
   const foreign =
-    matching.mode === 'characters' ? allOccurrences(said, options.foreign ?? [], matching, true) : [];
+    matching.mode === 'characters'
+      ? allOccurrences(said, options.foreign ?? [], matching, true).filter(
+          (span) => !own.has(said.units.slice(span.start, span.end).join('\u0000')),
+        )
+      : [];
   const inside = (spans: readonly Span[], mention: Mention) =>
     spans.some(
       (span) => span.start <= mention.start && span.end >= mention.end && letters(span) > mention.letters,

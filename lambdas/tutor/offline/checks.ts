@@ -113,7 +113,11 @@ export function readMessage(
   const reading = readAnswer(message, open.check.options, language.judging, matching);
   const named = namesAnOption(reading);
   const elsewhere = other && other.id !== open.topic.id ? other : undefined;
-  const asking = ownQuestion(message, language);
+  // In Chinese and Japanese a question word may come late (「那星星为什么会一闪一闪的」): beside another
+  // topic's own words it asks about that topic.
+  const asking =
+    ownQuestion(message, language) ??
+    (elsewhere && matching.mode === 'characters' && asksAnywhere(message, language) ? 'open' : undefined);
   const firstMistake = reading.mistakes[0];
   const said = unitsOf(message, matching);
   // «c'est quoi la réponse» gives up; its «quoi» is no request for help.
@@ -209,6 +213,14 @@ export function ownQuestion(message: string, language: CompiledLocale): 'open' |
   if (marked && firstAt(said, language.questionWords, matching) !== undefined) return 'open';
   if (firstAt(opening, language.askWords, matching) === 0 || marked) return 'yes-no';
   return undefined;
+}
+
+/** Whether a question word occurs anywhere in a Chinese or Japanese message, other than in "nothing" (なにも). */
+function asksAnywhere(message: string, language: CompiledLocale): boolean {
+  const said = unitsOf(message, language.matching);
+  return occurrences(said, language.questionWords, language.matching).some(
+    (span) => !NOT_A_QUESTION_AFTER.has(said.units[span.end] ?? ''),
+  );
 }
 
 /** Whether the learner already answered this question right earlier in the conversation (§17.4). */

@@ -119,11 +119,12 @@ export function compileLocale(index: TopicIndex, data: LocaleKnowledge): Compile
   const keywordUnits = new Map(
     index.topics.map((entry) => [entry.id, units(data.topics[entry.id]?.keywords ?? [])]),
   );
+  // Only Chinese and Japanese read one-character options against the other topics' words (§17.2).
+  const everyKeyword = matching.mode === 'characters' ? [...keywordUnits.values()].flat() : [];
   const topics = index.topics.map((entry, order): CompiledTopic => {
     const text = data.topics[entry.id];
     if (!text) throw new Error(`${data.locale}: missing topic ${entry.id}`);
     const neutral = keywordUnits.get(entry.id) ?? [];
-    const foreign = [...keywordUnits].flatMap(([id, words]) => (id === entry.id ? [] : words));
     const level = (name: Level): CompiledLevel => {
       const lesson = text.levels[name];
       const { check } = lesson;
@@ -140,7 +141,7 @@ export function compileLocale(index: TopicIndex, data: LocaleKnowledge): Compile
             answers: units(check.answers),
             mistakes: check.mistakes.map((mistake) => units(mistake.says)),
             neutral,
-            foreign,
+            foreign: everyKeyword,
           },
           hints: [check.hint, ...check.mistakes.map((mistake) => mistake.hint)],
         },

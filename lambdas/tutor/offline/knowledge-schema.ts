@@ -191,7 +191,7 @@ const levelSchema = z.strictObject({
 
 const localizedTopicSchema = z.strictObject({
   /** How the topic is named inside a sentence ("the Sun", "black holes"), used in suggestions. */
-  name: z.string().trim().min(1).max(40),
+  name: z.string().trim().min(1).max(60),
   /** The learner's words for the topic, everyday words included; folded before matching. */
   keywords: z.array(z.string().trim().min(1).max(40)).min(2),
   /** Vague words ("planet", "space") that count only when no topic's own keywords matched. */
