@@ -25,7 +25,7 @@ const WEB_LAYERS = {
 };
 const LOWER_FLOOR = ['upstream', 'http', 'store'];
 const BOTTOM = ['lib', 'config.ts', 'contract'];
-const SERVICES = ['tutor', 'pictures', 'speech', 'trust'];
+const SERVICES = ['tutor', 'pictures', 'speech', 'trust', 'spend'];
 const HANDLERS = ['chat', 'generate-image', 'feedback', 'speech-token'];
 const LAMBDAS_LAYERS = {
   // endpoint-handlers.ts wires each registry row to its handler, for the local server and the tests.

@@ -14,6 +14,7 @@ import { Guardrail } from './constructs/guardrail';
 import { ORIGIN_KEY_HEADER, OriginLock } from './constructs/origin-lock';
 import { PictureStore } from './constructs/picture-store';
 import { SpeechSecret } from './constructs/speech-secret';
+import { SpendLedger } from './constructs/spend-ledger';
 import { TrustSecret } from './constructs/trust-secret';
 import { WebHosting } from './constructs/web-hosting';
 
@@ -29,6 +30,8 @@ export class AstroStack extends Stack {
   readonly api: Api;
   readonly web: WebHosting;
   readonly feedback: FeedbackTable;
+  /** The spend ledger's table (docs/behaviour.md §12.18). */
+  readonly spendLedger: SpendLedger;
   /** The picture bucket, served at /images/* (its construct id stays `Images`: the bucket keeps its name). */
   readonly pictures: PictureStore;
   readonly speechSecret: SpeechSecret;
@@ -37,13 +40,14 @@ export class AstroStack extends Stack {
   readonly originLock: OriginLock;
   readonly firewall?: Firewall;
   readonly alarms: Alarms;
-  readonly budget?: Budget;
+  readonly budget: Budget;
 
   constructor(scope: Construct, id: string, props: AstroStackProps) {
     super(scope, id, props);
     const { config } = props;
     const accessLogs = new AccessLogs(this, 'AccessLogs', { retentionDays: 90 });
     this.feedback = new FeedbackTable(this, 'Feedback');
+    this.spendLedger = new SpendLedger(this, 'SpendLedger');
     this.pictures = new PictureStore(this, 'Images', {
       expirationDays: config.imageExpirationDays,
       accessLogs: accessLogs.bucket,
@@ -65,6 +69,7 @@ export class AstroStack extends Stack {
         trustSecret: this.trustSecret.secret,
         speechSecret: this.speechSecret,
         feedbackTable: this.feedback.table,
+        spendTable: this.spendLedger.table,
         pictureBucket: this.pictures.bucket,
         guardrail: this.guardrail,
       },
@@ -77,7 +82,10 @@ export class AstroStack extends Stack {
       logRetention: config.logRetentionDays,
       createAccountLogRole: config.apiGatewayAccountRole,
     });
-    this.originLock = new OriginLock(this, 'OriginLock', { restApi: this.api.restApi });
+    this.originLock = new OriginLock(this, 'OriginLock', {
+      restApi: this.api.restApi,
+      version: config.originKeyVersion,
+    });
     this.firewall = config.waf
       ? new Firewall(this, 'Firewall', {
           apiRequestsPerIpPer5Minutes: config.wafRateLimit,
@@ -119,15 +127,22 @@ export class AstroStack extends Stack {
         logGroup: this.functions.feedback.logGroup,
         perHour: config.feedbackPerHourAlarm,
       },
+      // The functions the spend guard runs in (lambdas/spend/spend-guard.ts).
+      spendLogGroups: [
+        this.functions.chat.logGroup,
+        this.functions.generateImage.logGroup,
+        this.functions.speechToken.logGroup,
+      ],
     });
   }
 
-  /** A cost budget, mailed to budgetEmail or else alarmEmail; without an address there is none. */
-  private createBudget(config: AstroConfig): Budget | undefined {
-    const email = config.budgetEmail ?? config.alarmEmail;
-    return email
-      ? new Budget(this, 'Budget', { monthlyLimitUsd: config.monthlyBudgetUsd, email })
-      : undefined;
+  /** A cost budget, always: it notifies the alarm topic, and mails budgetEmail (else alarmEmail) if given. */
+  private createBudget(config: AstroConfig): Budget {
+    return new Budget(this, 'Budget', {
+      monthlyLimitUsd: config.monthlyBudgetUsd,
+      topic: this.alarms.topic,
+      email: config.budgetEmail ?? config.alarmEmail,
+    });
   }
 
   /** What `npm run deploy` prints; each secret's output says where docs/deploy.md explains it. */

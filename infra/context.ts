@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { perEndpoint } from '../lambdas/endpoints';
+import { bedrockPicturePrice, bedrockTokenPrices } from '../lambdas/spend/prices';
 
 /** Command-line context is always a string: turn `true`, `42` or `{"chat":5}` into what it spells. */
 function fromCommandLine(value: unknown): unknown {
@@ -102,7 +103,26 @@ export const astroContextSchema = z
     feedbackPerHourAlarm: count(1, 1_000_000).default(200),
     /** A Bedrock Guardrail on every tutor call; off only where Guardrails are not offered. */
     guardrail: flag.default(true),
-    /** The monthly cost budget (USD); alerts go to budgetEmail, else alarmEmail. No e-mail, no budget. */
+    /**
+     * The day's cap on paid calls (USD, docs/behaviour.md §12.19): past it the offline tutor, sketches and the
+     * browser's speech. Sized for a school: a few classes a day with the default models.
+     */
+    dailyBudgetUsd: z.preprocess(fromCommandLine, z.number().positive().max(1_000_000)).default(25),
+    /** The share of the day's budget one address (an IPv6 /64) may spend. */
+    clientShare: z.preprocess(fromCommandLine, z.number().positive().max(1)).default(0.05),
+    /** Paid replies in one conversation; later ones come from the offline tutor. */
+    conversationMaxTurns: count(1, 10_000).default(100),
+    /**
+     * Prices (USD) for models without a listed one, or to override it: per million input and output tokens,
+     * per picture, per speech token minted (lambdas/spend/prices.ts lists the defaults').
+     */
+    prices: settings({
+      inputUsdPerMTok: z.preprocess(fromCommandLine, z.number().min(0).max(1000)).optional(),
+      outputUsdPerMTok: z.preprocess(fromCommandLine, z.number().min(0).max(1000)).optional(),
+      pictureUsd: z.preprocess(fromCommandLine, z.number().min(0).max(100)).optional(),
+      speechTokenUsd: z.preprocess(fromCommandLine, z.number().min(0).max(100)).optional(),
+    }),
+    /** The monthly AWS Budgets cost budget (USD): always created, alerts to the alarm topic and any e-mail. */
     monthlyBudgetUsd: z.preprocess(fromCommandLine, z.number().positive().max(1_000_000)).default(100),
     budgetEmail: z.email().optional(),
     domainName: z
@@ -140,6 +160,15 @@ export const astroContextSchema = z
      * and execution logs). Turn off when the account already has one (`aws apigateway get-account`).
      */
     apiGatewayAccountRole: flag.default(true),
+    /**
+     * The version of the origin-key secret both CloudFront and API Gateway use (Secrets Manager's VersionId,
+     * printed by `put-secret-value`): naming a new one changes both together (docs/deploy.md, "Only through
+     * CloudFront"). Unset: the secret's current value as of the deploy that created it.
+     */
+    originKeyVersion: z
+      .string()
+      .regex(/^[A-Za-z0-9-]{32,64}$/, 'a Secrets Manager VersionId (the put-secret-value answer)')
+      .optional(),
   })
   .superRefine((config, context) => {
     if (config.waf && config.region !== 'us-east-1') {
@@ -158,6 +187,25 @@ export const astroContextSchema = z
         code: 'custom',
         path: ['chatModelId'],
         message: `the ${geography}. inference profile cannot be called from ${config.region}; pick the profile of that region's geography (e.g. eu.amazon.nova-lite-v1:0) or a model id`,
+      });
+    }
+    // The cap counts every paid call at its price: a model without a listed one needs it named.
+    const { prices } = config;
+    if (
+      !bedrockTokenPrices(config.chatModelId) &&
+      (prices.inputUsdPerMTok === undefined || prices.outputUsdPerMTok === undefined)
+    ) {
+      context.addIssue({
+        code: 'custom',
+        path: ['prices'],
+        message: `${config.chatModelId} has no listed price: set prices.inputUsdPerMTok and prices.outputUsdPerMTok`,
+      });
+    }
+    if (bedrockPicturePrice(config.imageModelId) === undefined && prices.pictureUsd === undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['prices'],
+        message: `${config.imageModelId} has no listed price: set prices.pictureUsd`,
       });
     }
     if ((config.domainName === undefined) !== (config.certificateArn === undefined)) {

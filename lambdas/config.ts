@@ -209,3 +209,63 @@ const pictureSchema = z
 export type PictureConfig = z.output<typeof pictureSchema>;
 export const readPictureConfig = (env: Env = process.env): PictureConfig =>
   parseSection('picture', pictureSchema, env);
+
+/** A number setting; a blank value counts as unset. */
+const numberSetting = <S extends z.ZodType>(schema: S) =>
+  z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), schema);
+/** A price or an amount of money, in USD: a plain decimal such as `0.3` or `25`. */
+const usd = (max: number) => numberSetting(z.coerce.number().min(0).max(max).optional());
+
+const spendSchema = z
+  .object({
+    /** The spend ledger's DynamoDB table (deployed: the stack's; locally: one in the embedded database). */
+    SPEND_TABLE: optionalText,
+    DYNAMODB_ENDPOINT: optionalUrl,
+    /** The day's cap, in USD; unset, nothing is capped (spending is still recorded when there is a table). */
+    ASTRO_DAILY_BUDGET_USD: numberSetting(z.coerce.number().positive().max(1_000_000).optional()),
+    /** The share of the day's budget one address may spend (an IPv6 address counted by its /64). */
+    ASTRO_CLIENT_SHARE: numberSetting(z.coerce.number().positive().max(1).default(0.05)),
+    /** Paid replies in one conversation; later ones come from the offline tutor. */
+    ASTRO_CONVERSATION_MAX_TURNS: numberSetting(z.coerce.number().int().min(1).max(10_000).default(100)),
+    ASTRO_PRICE_INPUT_USD_PER_MTOK: usd(1000),
+    ASTRO_PRICE_OUTPUT_USD_PER_MTOK: usd(1000),
+    ASTRO_PRICE_PICTURE_USD: usd(100),
+    ASTRO_PRICE_SPEECH_TOKEN_USD: usd(100),
+    /** Reading the day's spend before a paid call; past it the call is not made (docs/design-notes.md). */
+    SPEND_READ_TIMEOUT_MS: positiveInt(1000),
+    /** Recording a paid call, after (or alongside) the answer. */
+    SPEND_WRITE_TIMEOUT_MS: positiveInt(2000),
+    /** The header naming the caller's address (deployed: CloudFront's viewer address). */
+    CLIENT_ADDRESS_HEADER: optionalText.pipe(
+      z
+        .string()
+        .regex(/^[a-z0-9-]+$/, 'a header name in lower case')
+        .optional(),
+    ),
+    AWS_REGION: optionalText,
+  })
+  .superRefine((env, context) => {
+    if (env.ASTRO_DAILY_BUDGET_USD !== undefined) {
+      requireWhen(context, env, 'SPEND_TABLE', 'ASTRO_DAILY_BUDGET_USD is set');
+    }
+  })
+  .transform((env) => ({
+    tableName: env.SPEND_TABLE,
+    endpoint: env.DYNAMODB_ENDPOINT,
+    region: env.AWS_REGION ?? 'us-east-1',
+    dailyBudgetUsd: env.ASTRO_DAILY_BUDGET_USD,
+    clientShare: env.ASTRO_CLIENT_SHARE,
+    conversationMaxTurns: env.ASTRO_CONVERSATION_MAX_TURNS,
+    prices: {
+      inputUsdPerMTok: env.ASTRO_PRICE_INPUT_USD_PER_MTOK,
+      outputUsdPerMTok: env.ASTRO_PRICE_OUTPUT_USD_PER_MTOK,
+      pictureUsd: env.ASTRO_PRICE_PICTURE_USD,
+      speechTokenUsd: env.ASTRO_PRICE_SPEECH_TOKEN_USD,
+    },
+    readTimeoutMs: env.SPEND_READ_TIMEOUT_MS,
+    writeTimeoutMs: env.SPEND_WRITE_TIMEOUT_MS,
+    clientAddressHeader: env.CLIENT_ADDRESS_HEADER,
+  }));
+export type SpendConfig = z.output<typeof spendSchema>;
+export const readSpendConfig = (env: Env = process.env): SpendConfig =>
+  parseSection('spend', spendSchema, env);

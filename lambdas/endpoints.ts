@@ -68,8 +68,10 @@ export interface Endpoint {
 }
 
 /**
- * The registry. The WAF limits are sized for a classroom of 30 learners behind one school address
- * (docs/deploy.md, "What it costs"): enough for each to talk steadily, little for one abuser.
+ * The registry. The limits are sized for classes of 30 learners, each class behind one school address
+ * (docs/deploy.md, "What it costs", gives the arithmetic): the WAF's per-address limits for one class, the
+ * throttles and concurrency for two classes at once. The day's budget bounds what paid calls cost
+ * (docs/behaviour.md §12.19); these bound the rest (requests, compute) and keep one client from the others.
  */
 export const ENDPOINTS = {
   chat: {
@@ -79,13 +81,15 @@ export const ENDPOINTS = {
       folder: 'chat',
       memoryMb: 512,
       timeoutSeconds: 28,
-      reservedConcurrency: 20,
+      // Two classes at 1.1 replies a second each, a streamed reply taking about 5 s.
+      reservedConcurrency: 15,
       streaming: true,
       // The lessons ground the model's replies, one language at a time (docs/behaviour.md §17.6), and are
       // the offline tutor's data: files beside the bundle (lambdas/tutor/offline/knowledge-files.ts).
       besideBundle: { 'lambdas/tutor/offline/knowledge': 'knowledge' },
     },
-    limits: { throttle: { rateLimit: 5, burstLimit: 10 }, wafPer5Minutes: 600 },
+    // A class: 30 openings + 30 × 2 turns a minute × 5 = 330 in 5 minutes; two classes: 2.2 a second.
+    limits: { throttle: { rateLimit: 3, burstLimit: 30 }, wafPer5Minutes: 360 },
   },
   generateImage: {
     path: API_ROUTES.generateImage,
@@ -97,7 +101,8 @@ export const ENDPOINTS = {
       reservedConcurrency: 5,
       streaming: false,
     },
-    limits: { throttle: { rateLimit: 1, burstLimit: 3 }, wafPer5Minutes: 90 },
+    // A picture with at most every other reply: 165 in 5 minutes for a class; the first ones arrive together.
+    limits: { throttle: { rateLimit: 1, burstLimit: 15 }, wafPer5Minutes: 180 },
   },
   feedback: {
     path: API_ROUTES.feedback,
@@ -109,7 +114,8 @@ export const ENDPOINTS = {
       reservedConcurrency: 5,
       streaming: false,
     },
-    limits: { throttle: { rateLimit: 1, burstLimit: 5 }, wafPer5Minutes: 60 },
+    // One feedback a conversation: 30 in 5 minutes for a class.
+    limits: { throttle: { rateLimit: 1, burstLimit: 10 }, wafPer5Minutes: 60 },
   },
   speechToken: {
     path: API_ROUTES.speechToken,
@@ -121,7 +127,8 @@ export const ENDPOINTS = {
       reservedConcurrency: 5,
       streaming: false,
     },
-    limits: { throttle: { rateLimit: 2, burstLimit: 5 }, wafPer5Minutes: 60 },
+    // A token at Start and a refresh 8 minutes on: at most 2 a learner in 5 minutes; a class starts together.
+    limits: { throttle: { rateLimit: 2, burstLimit: 30 }, wafPer5Minutes: 60 },
   },
 } as const satisfies Readonly<Record<RouteName, Endpoint>>;
 

@@ -79,6 +79,20 @@ export class AstroFunction extends NodejsFunction {
   }
 
   /**
+   * SPEND_TABLE, and on that table only: reading the day's counters (BatchGetItem) and adding to them
+   * (UpdateItem); with `tickets`, spending a picture ticket once and giving it back (PutItem, DeleteItem).
+   */
+  bindSpendLedger(table: ITable | ITableV2, options: { tickets?: boolean } = {}): void {
+    this.addEnvironment('SPEND_TABLE', table.tableName);
+    const actions = [
+      'dynamodb:BatchGetItem',
+      'dynamodb:UpdateItem',
+      ...(options.tickets ? ['dynamodb:PutItem', 'dynamodb:DeleteItem'] : []),
+    ];
+    this.addToRolePolicy(new PolicyStatement({ actions, resources: [table.tableArn] }));
+  }
+
+  /**
    * SPEECH_SECRET_ID, and secretsmanager:GetSecretValue on that secret only. A secret imported by name
    * has an ARN ending in `-??????` (Secrets Manager's random suffix), which is what its ARN matches.
    */

@@ -7,7 +7,7 @@ import { ENDPOINTS, perEndpoint, type EndpointName } from '../../lambdas/endpoin
 import type { AstroConfig } from '../context';
 import { AstroFunction } from './astro-function';
 import type { Guardrail } from './guardrail';
-import { SITE_HOST_HEADER } from './site-host';
+import { SITE_HOST_HEADER, VIEWER_ADDRESS_HEADER } from './site-host';
 
 /** What the functions are given access to, one `bind…` each (infra/constructs/astro-function.ts). */
 export interface EndpointResources {
@@ -15,6 +15,8 @@ export interface EndpointResources {
   readonly trustSecret: ISecret;
   readonly speechSecret: { readonly secret: ISecret; readonly secretId: string };
   readonly feedbackTable: ITable | ITableV2;
+  /** The spend ledger (docs/behaviour.md §12.18): chat, generateImage and speechToken charge it. */
+  readonly spendTable: ITable | ITableV2;
   readonly pictureBucket: IBucket;
   readonly guardrail?: Guardrail;
 }
@@ -23,8 +25,31 @@ export interface EndpointResources {
  * What each function needs beyond its registry row: the variables that pick its deployed services and the
  * grants to reach them. An endpoint that needs nothing more has no entry.
  */
+/** The spend guard's settings, for each function it runs in (docs/behaviour.md §12.19). */
+function bindSpendGuard(
+  fn: AstroFunction,
+  { config, spendTable }: EndpointResources,
+  prices: Readonly<Record<string, number | undefined>>,
+  options: { tickets?: boolean } = {},
+): void {
+  fn.bindSpendLedger(spendTable, options);
+  fn.addEnvironment('ASTRO_DAILY_BUDGET_USD', String(config.dailyBudgetUsd));
+  fn.addEnvironment('ASTRO_CLIENT_SHARE', String(config.clientShare));
+  // CloudFront's viewer address (infra/constructs/site-host.ts): API Gateway sees CloudFront's own.
+  fn.addEnvironment('CLIENT_ADDRESS_HEADER', VIEWER_ADDRESS_HEADER);
+  for (const [variable, price] of Object.entries(prices)) {
+    if (price !== undefined) fn.addEnvironment(variable, String(price));
+  }
+}
+
 const WIRING: Partial<Record<EndpointName, (fn: AstroFunction, resources: EndpointResources) => void>> = {
-  chat(fn, { config, trustSecret, guardrail }) {
+  chat(fn, resources) {
+    const { config, trustSecret, guardrail } = resources;
+    bindSpendGuard(fn, resources, {
+      ASTRO_PRICE_INPUT_USD_PER_MTOK: config.prices.inputUsdPerMTok,
+      ASTRO_PRICE_OUTPUT_USD_PER_MTOK: config.prices.outputUsdPerMTok,
+    });
+    fn.addEnvironment('ASTRO_CONVERSATION_MAX_TURNS', String(config.conversationMaxTurns));
     // The model's deadline ends before the function's 28 s (docs/behaviour.md §9.7).
     fn.addEnvironment('ASTRO_MODEL', 'bedrock');
     fn.addEnvironment('MODEL_TIMEOUT_MS', '20000');
@@ -39,7 +64,9 @@ const WIRING: Partial<Record<EndpointName, (fn: AstroFunction, resources: Endpoi
       });
     }
   },
-  generateImage(fn, { config, trustSecret, pictureBucket }) {
+  generateImage(fn, resources) {
+    const { config, trustSecret, pictureBucket } = resources;
+    bindSpendGuard(fn, resources, { ASTRO_PRICE_PICTURE_USD: config.prices.pictureUsd }, { tickets: true });
     fn.addEnvironment('ASTRO_IMAGE_MODEL', 'bedrock');
     fn.addEnvironment('IMAGE_TIMEOUT_MS', '25000');
     fn.bindBedrockModel('BEDROCK_IMAGE_MODEL_ID', config.imageModelId);
@@ -50,7 +77,9 @@ const WIRING: Partial<Record<EndpointName, (fn: AstroFunction, resources: Endpoi
     fn.bindFeedbackTable(feedbackTable);
     fn.addEnvironment('FEEDBACK_RETENTION_DAYS', String(config.feedbackRetentionDays));
   },
-  speechToken(fn, { config, speechSecret }) {
+  speechToken(fn, resources) {
+    const { config, speechSecret } = resources;
+    bindSpendGuard(fn, resources, { ASTRO_PRICE_SPEECH_TOKEN_USD: config.prices.speechTokenUsd });
     fn.addEnvironment('AZURE_SPEECH_REGION', config.speechRegion);
     fn.bindSpeechSecret(speechSecret.secret, speechSecret.secretId);
   },

@@ -1,10 +1,17 @@
-import { RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { RemovalPolicy, SecretValue, Validations } from 'aws-cdk-lib';
 import { ApiKey, ResponseType, UsagePlan, type CfnMethod, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 
 export interface OriginLockProps {
   readonly restApi: RestApi;
+  /**
+   * The secret's version both sides read (CDK context `originKeyVersion`). CloudFormation resolves a dynamic
+   * reference only when the resource holding it changes, so a new value in the secret reaches neither side
+   * on its own, and a later change to only one side would leave the two with different keys. Naming the
+   * version changes the reference in both at once, so they always read the same value.
+   */
+  readonly version?: string;
 }
 
 /** The header CloudFront adds to every API request, and API Gateway requires. */
@@ -34,11 +41,14 @@ export class OriginLock extends Construct {
     Validations.of(this.secret).acknowledge({
       id: 'AwsSolutions-SMG4',
       reason:
-        'The value is used by CloudFront and API Gateway only, both through CloudFormation dynamic references; ' +
-        'rotating it means changing the secret and redeploying (docs/deploy.md, "Only through CloudFront"), which a rotation Lambda ' +
-        'cannot do.',
+        'The value is used by CloudFront and API Gateway only, both through one CloudFormation dynamic reference; ' +
+        'rotating it means a new secret version named in context and a deploy that changes both sides together ' +
+        '(docs/deploy.md, "Only through CloudFront"), which a rotation Lambda cannot do.',
     });
-    this.headerValue = this.secret.secretValue.unsafeUnwrap();
+    // One reference, used by both sides: the API key's value and CloudFront's origin header.
+    this.headerValue = SecretValue.secretsManager(this.secret.secretArn, {
+      ...(props.version ? { versionId: props.version } : {}),
+    }).unsafeUnwrap();
 
     const key = new ApiKey(this, 'Key', {
       description: 'Sent by CloudFront only (origin custom header)',

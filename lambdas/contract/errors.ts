@@ -15,6 +15,7 @@ export const ERROR_STATUS = {
   internal_error: 500,
   upstream_error: 502,
   not_configured: 503,
+  over_budget: 503,
   upstream_timeout: 504,
 } as const;
 

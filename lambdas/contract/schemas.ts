@@ -72,6 +72,11 @@ export const chatRequestSchema = z.object({
   chatHistory: z.array(chatTurnSchema).max(CHAT_HISTORY_MAX_TURNS),
   /** The learner's level; the tutor's default when absent (docs/behaviour.md §17.1). */
   level: levelSchema.optional(),
+  /**
+   * The conversation (the UUID the web app makes at Start, the same one feedback carries). Reply signatures
+   * are bound to it (docs/behaviour.md §12.2) and its spend is capped (§12.19).
+   */
+  conversationId: z.uuid(),
 });
 
 export const chatResponseSchema = z.object({

@@ -5,7 +5,7 @@ import { MAX_BODY_BYTES } from '../contract/limits';
 import { ApiError } from '../lib/api-error';
 import { errorFields, log } from '../lib/log';
 import { requireSameSite, type OriginRule } from './origin';
-import { accepts, parseBody } from './request';
+import { accepts, header, parseBody } from './request';
 import { errorResponse, jsonResponse, streamHeaders } from './response';
 
 /** What an endpoint's service call returns: the status and the JSON body to send. */
@@ -48,7 +48,12 @@ export type ApiEvent = Pick<
   APIGatewayProxyEvent,
   'httpMethod' | 'path' | 'headers' | 'body' | 'isBase64Encoded'
 > & {
-  requestContext?: Partial<Pick<APIGatewayProxyEvent['requestContext'], 'requestId'>> | null;
+  requestContext?:
+    | (Partial<Pick<APIGatewayProxyEvent['requestContext'], 'requestId'>> & {
+        /** The caller's address as API Gateway saw it (deployed that is CloudFront's; locally, the socket's). */
+        readonly identity?: { readonly sourceIp?: string | null } | null;
+      })
+    | null;
 };
 
 export type ApiHandler = (event: ApiEvent) => Promise<APIGatewayProxyResult>;
@@ -61,6 +66,10 @@ export interface EndpointContext {
   readonly accepts: (mediaType: string) => boolean;
   /** Aborted when the client stops reading a streamed answer, so the work behind it stops too. */
   readonly signal: AbortSignal;
+  /** A request header (any case), for the few rules that read one (the caller's address). */
+  readonly header: (name: string) => string | undefined;
+  /** The address API Gateway (or the local server) saw the request come from. */
+  readonly sourceIp: string | undefined;
 }
 
 export interface EndpointSpec<S extends z.ZodType, R> {
@@ -128,6 +137,8 @@ export function defineEndpoint<S extends z.ZodType, T>(
         requestId,
         accepts: (mediaType) => accepts(event, mediaType),
         signal: stopped.signal,
+        header: (name) => header(event, name),
+        sourceIp: event.requestContext?.identity?.sourceIp ?? undefined,
       });
       if ('chunks' in reply) return await openStream(reply, { failed, logRequest, stopped });
       result = jsonResponse(reply.status, reply.body, reply.headers);

@@ -5,6 +5,8 @@ import { mkdir, open, readFile, rm, stat, type FileHandle } from 'node:fs/promis
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { endpointOverride } from '../config';
+import { LEDGER_KEY_ATTRIBUTE } from '../spend/ledger';
+import { ensureTable } from '../store/ensure-table';
 import { ensureFeedbackTable } from '../store/feedback-table';
 
 export interface EmbeddedDynamo {
@@ -91,12 +93,14 @@ function isRunning(pid: number): boolean {
 }
 
 /**
- * Starts dynalite (a DynamoDB-compatible server) on a free loopback port and creates the feedback table if
- * it is missing. With `directory` it persists there (LevelDB), otherwise it lives in memory (tests).
+ * Starts dynalite (a DynamoDB-compatible server) on a free loopback port and creates the feedback table (and
+ * the spend ledger's, when named) if missing. With `directory` it persists there (LevelDB), otherwise it
+ * lives in memory (tests).
  */
 export async function startEmbeddedDynamo(options: {
   readonly directory?: string;
   readonly tableName: string;
+  readonly spendTableName?: string;
 }): Promise<EmbeddedDynamo> {
   const directory = options.directory === undefined ? undefined : resolve(options.directory);
   let lock: Claim | undefined;
@@ -155,6 +159,7 @@ export async function startEmbeddedDynamo(options: {
   const client = new DynamoDBClient({ region: 'us-east-1', ...endpointOverride(endpoint) });
   try {
     await ensureFeedbackTable(client, options.tableName);
+    if (options.spendTableName) await ensureTable(client, options.spendTableName, LEDGER_KEY_ATTRIBUTE);
     // The database is open and usable: only now does the lock name this process.
     if (lock) {
       await lock.handle.writeFile(String(process.pid));

@@ -23,6 +23,8 @@ import { pageHeaders, resourceHeaders } from './site-headers';
 
 /** The feedback table inside the embedded dynalite. */
 export const LOCAL_FEEDBACK_TABLE = 'astro-feedback';
+/** The spend ledger's table inside the embedded dynalite: the day's spend survives a restart. */
+export const LOCAL_SPEND_TABLE = 'astro-spend';
 
 /** What a local run uses unless the environment says otherwise: no cloud account needed. */
 const LOCAL_DEFAULTS: Env = {
@@ -68,6 +70,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
   const dynamo = await startEmbeddedDynamo({
     directory: options.persist === false ? undefined : join(dataDir, 'dynamodb'),
     tableName: LOCAL_FEEDBACK_TABLE,
+    spendTableName: LOCAL_SPEND_TABLE,
   });
   // The embedded table and the served picture folder are what this server is for, so they always win.
   const env: Env = {
@@ -78,6 +81,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     ...process.env,
     ...options.env,
     FEEDBACK_TABLE: LOCAL_FEEDBACK_TABLE,
+    SPEND_TABLE: LOCAL_SPEND_TABLE,
     DYNAMODB_ENDPOINT: dynamo.endpoint,
     IMAGE_STORE: 'local',
     IMAGE_DIR: pictureDir,
@@ -226,7 +230,8 @@ function toEvent(request: IncomingMessage, path: string, body: Buffer): ApiEvent
     headers,
     body: text,
     isBase64Encoded,
-    requestContext: { requestId: crypto.randomUUID() },
+    // As API Gateway names the caller: the spend guard counts each client's share by it (§12.19).
+    requestContext: { requestId: crypto.randomUUID(), identity: { sourceIp: request.socket.remoteAddress } },
   };
 }
 

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readPictureConfig, readSpeechConfig, readTutorConfig, type Env } from '../config';
+import { readPictureConfig, readSpeechConfig, readSpendConfig, readTutorConfig, type Env } from '../config';
 import { DEFAULT_WEB_ROOT, startLocalServer } from './server';
 import { stopOnSignal } from './stop-signals';
 
@@ -45,6 +45,12 @@ function describe(env: Env): string[] {
       return speech.secretId || speech.localKey
         ? `azure (region ${speech.region})`
         : 'browser (no AZURE_SPEECH_KEY set)';
+    })}`,
+    `  spending: ${safely(() => {
+      const budget = readSpendConfig(env).dailyBudgetUsd;
+      return budget === undefined
+        ? 'recorded, no cap (ASTRO_DAILY_BUDGET_USD unset)'
+        : `capped at $${budget} a day (UTC), then the offline tutor`;
     })}`,
   ];
 }

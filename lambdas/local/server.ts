@@ -1,11 +1,15 @@
 import { stat } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { extname, posix, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Env } from '../config';
+import { ApiError } from '../lib/api-error';
 import { log } from '../lib/log';
-import { pathOf, pipeFile, startLocalApi } from './local-api';
+import { errorResponse } from '../http/response';
+import { clientKey } from '../spend/client-address';
+import { pathOf, pipeFile, send, startLocalApi } from './local-api';
+import { isServedHost, servedHostNames } from './served-hosts';
 
 /** The web build `npm run build` writes. */
 export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../dist/web', import.meta.url));
@@ -23,6 +27,11 @@ export interface LocalServerOptions {
   readonly env?: Env;
   /** Connection limits (tests shorten them); the defaults are {@link CONNECTION_LIMITS}. */
   readonly limits?: Partial<ConnectionLimits>;
+  /**
+   * More names to answer for when bound to the network, besides the bound name and this machine's
+   * addresses (default: `ASTRO_ALLOWED_HOSTS`, comma-separated).
+   */
+  readonly allowedHosts?: readonly string[];
 }
 
 export interface ConnectionLimits {
@@ -32,6 +41,8 @@ export interface ConnectionLimits {
   readonly requestTimeoutMs: number;
   /** Connections open at once; more are refused (a laptop, not a server farm). */
   readonly maxConnections: number;
+  /** Connections one client address may hold at once, so its slow ones cannot use up everyone's. */
+  readonly maxConnectionsPerClient: number;
   /** On shutdown, requests in flight get this long before their connections are closed. */
   readonly shutdownGraceMs: number;
 }
@@ -40,6 +51,8 @@ export const CONNECTION_LIMITS: ConnectionLimits = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   maxConnections: 256,
+  // A browser opens at most 6 per site; several tabs and the dev tools stay well under this.
+  maxConnectionsPerClient: 32,
   shutdownGraceMs: 5_000,
 };
 
@@ -84,6 +97,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const headers = api.pageHeaders;
 
   const limits: ConnectionLimits = { ...CONNECTION_LIMITS, ...options.limits };
+  const host = options.host ?? '127.0.0.1';
+  const served = servedHostNames(host, options.allowedHosts ?? allowedHostsFromEnv());
   const server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
@@ -93,6 +108,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     },
     (request, response) => {
       void (async () => {
+        if (!isServedHost(request.headers.host, served)) return misdirected(request, response, headers);
         if (await api.handle(request, response)) return;
         await serveWeb(request, response, webRoot, headers).catch(() => {
           if (!response.headersSent) plain(response, 500, 'Internal error', headers);
@@ -102,8 +118,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     },
   );
   server.maxConnections = limits.maxConnections;
+  capConnectionsPerClient(server, limits.maxConnectionsPerClient);
   const port = options.port ?? portFromEnv();
-  const host = options.host ?? '127.0.0.1';
   try {
     await new Promise<void>((resolvePromise, reject) => {
       server.once('error', reject);
@@ -138,6 +154,50 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
         log.debug('local server closed');
       })()),
   };
+}
+
+function allowedHostsFromEnv(): string[] {
+  return (process.env.ASTRO_ALLOWED_HOSTS ?? '').split(',').filter((name) => name.trim() !== '');
+}
+
+/**
+ * A request for a name this server does not serve (docs/behaviour.md §16.13): 403 `forbidden` for the API,
+ * in the contract's shape; 421 Misdirected Request for anything else.
+ */
+function misdirected(
+  request: IncomingMessage,
+  response: ServerResponse,
+  headers: Readonly<Record<string, string>>,
+): void {
+  const path = pathOf(request);
+  log.warn('request for another host refused', { path: path.slice(0, 100) });
+  if (path === '/api' || path.startsWith('/api/')) {
+    return send(
+      response,
+      errorResponse(new ApiError('forbidden', 'This server answers only for its own names.')),
+      { ...headers, Connection: 'close' },
+    );
+  }
+  plain(response, 421, 'Misdirected request: this server answers only for its own names.', headers);
+}
+
+/** Closes a client's connections beyond `perClient` at once (an IPv6 client counted by its /64). */
+function capConnectionsPerClient(server: Server, perClient: number): void {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const client = clientKey(socket.remoteAddress);
+    const count = open.get(client) ?? 0;
+    if (count >= perClient) {
+      socket.destroy();
+      return;
+    }
+    open.set(client, count + 1);
+    socket.once('close', () => {
+      const left = (open.get(client) ?? 1) - 1;
+      if (left <= 0) open.delete(client);
+      else open.set(client, left);
+    });
+  });
 }
 
 function portFromEnv(): number {

@@ -53,6 +53,8 @@ export function createBedrockPictureMaker(config: PictureConfig): PictureMaker {
         return readPicture(new TextDecoder().decode(output.body));
       } catch (error) {
         throw fromAwsError(error instanceof MalformedReply ? upstreamFailed(error) : error, limit);
+      } finally {
+        limit.dispose();
       }
     },
   };

@@ -1,6 +1,6 @@
 import type { PictureConfig } from '../config';
 import { OpenAiRequestRejected, postJson, type OpenAiServer } from '../upstream/openai-http';
-import { deadline } from '../upstream/deadline';
+import { deadline, type Deadline } from '../upstream/deadline';
 import { MalformedReply, upstreamFailed } from '../upstream/upstream-errors';
 import { pictureFromBase64 } from './picture-bytes';
 import type { PictureMaker, MadePicture } from './picture-maker';
@@ -19,35 +19,38 @@ export function createOpenAiPictureMaker(config: PictureConfig): PictureMaker {
   if (!baseUrl) throw new Error('OPENAI_BASE_URL is required');
   const server: OpenAiServer = { baseUrl, apiKey };
   let askForBase64 = true;
+  async function draw(prompt: string, limit: Deadline): Promise<MadePicture> {
+    for (;;) {
+      const body = {
+        ...(model ? { model } : {}),
+        prompt: styledPrompt(prompt, 1000),
+        n: 1,
+        size: SIZE,
+        ...(askForBase64 ? { response_format: 'b64_json' } : {}),
+      };
+      try {
+        const json = await postJson(server, 'images/generations', body, limit);
+        return readPicture(json);
+      } catch (error) {
+        if (error instanceof OpenAiRequestRejected && askForBase64 && /response_format/.test(error.detail)) {
+          askForBase64 = false;
+          continue;
+        }
+        if (error instanceof OpenAiRequestRejected || error instanceof MalformedReply) {
+          throw upstreamFailed(error);
+        }
+        throw error;
+      }
+    }
+  }
   return {
     provider: 'openai',
     async make(prompt, signal): Promise<MadePicture> {
       const limit = deadline(config.timeoutMs, signal);
-      for (;;) {
-        const body = {
-          ...(model ? { model } : {}),
-          prompt: styledPrompt(prompt, 1000),
-          n: 1,
-          size: SIZE,
-          ...(askForBase64 ? { response_format: 'b64_json' } : {}),
-        };
-        try {
-          const json = await postJson(server, 'images/generations', body, limit);
-          return readPicture(json);
-        } catch (error) {
-          if (
-            error instanceof OpenAiRequestRejected &&
-            askForBase64 &&
-            /response_format/.test(error.detail)
-          ) {
-            askForBase64 = false;
-            continue;
-          }
-          if (error instanceof OpenAiRequestRejected || error instanceof MalformedReply) {
-            throw upstreamFailed(error);
-          }
-          throw error;
-        }
+      try {
+        return await draw(prompt, limit);
+      } finally {
+        limit.dispose();
       }
     },
   };

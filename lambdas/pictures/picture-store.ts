@@ -53,20 +53,24 @@ export function createS3ImageStore(options: S3ImageStoreOptions): PictureStore {
   return {
     async find(key, signal) {
       const limit = deadline(options.timeoutMs, signal);
-      for (const extension of PICTURE_EXTENSIONS) {
-        const fileName = `${key}.${extension}`;
-        try {
-          await client.send(new HeadObjectCommand({ Bucket: options.bucket, Key: `images/${fileName}` }), {
-            abortSignal: limit.signal,
-          });
-          return urlOf(fileName);
-        } catch (error) {
-          // Missing (404 needs s3:ListBucket, which the function has; without it S3 would say 403).
-          if ((error as { name?: string }).name === 'NotFound') continue;
-          throw fromAwsError(error, limit);
+      try {
+        for (const extension of PICTURE_EXTENSIONS) {
+          const fileName = `${key}.${extension}`;
+          try {
+            await client.send(new HeadObjectCommand({ Bucket: options.bucket, Key: `images/${fileName}` }), {
+              abortSignal: limit.signal,
+            });
+            return urlOf(fileName);
+          } catch (error) {
+            // Missing (404 needs s3:ListBucket, which the function has; without it S3 would say 403).
+            if ((error as { name?: string }).name === 'NotFound') continue;
+            throw fromAwsError(error, limit);
+          }
         }
+        return undefined;
+      } finally {
+        limit.dispose();
       }
-      return undefined;
     },
     async save(key, picture, signal) {
       const fileName = fileNameOf(key, picture);
@@ -84,6 +88,8 @@ export function createS3ImageStore(options: S3ImageStoreOptions): PictureStore {
         );
       } catch (error) {
         throw fromAwsError(error, limit);
+      } finally {
+        limit.dispose();
       }
       return urlOf(fileName);
     },

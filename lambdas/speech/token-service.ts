@@ -1,6 +1,7 @@
 import type { SpeechTokenResponse } from '../contract/schemas';
 import { ApiError } from '../lib/api-error';
 import { log } from '../lib/log';
+import { deadline } from '../upstream/deadline';
 import type { SpeechKey, SpeechKeySource } from './speech-key';
 
 /** Azure STS tokens are valid for 10 minutes from issue. */
@@ -47,21 +48,34 @@ export class SpeechTokenService {
   }
 
   async token(): Promise<SpeechTokenResponse> {
-    const issued = await this.current();
+    return (await this.tokenAndMint()).token;
+  }
+
+  /**
+   * The token, and whether this call minted it: true for exactly the one caller whose request went to STS
+   * (the spend ledger charges that mint once, docs/behaviour.md §12.18).
+   */
+  async tokenAndMint(): Promise<{ readonly token: SpeechTokenResponse; readonly minted: boolean }> {
+    const { issued, minted } = this.current();
+    const token = await issued;
     return {
-      token: issued.token,
-      region: issued.region,
-      expiresAt: new Date(issued.issuedAt + TOKEN_LIFETIME_MS - TOKEN_EXPIRY_MARGIN_MS).toISOString(),
+      token: {
+        token: token.token,
+        region: token.region,
+        expiresAt: new Date(token.issuedAt + TOKEN_LIFETIME_MS - TOKEN_EXPIRY_MARGIN_MS).toISOString(),
+      },
+      minted,
     };
   }
 
-  private current(): Promise<IssuedToken> {
+  private current(): { readonly issued: Promise<IssuedToken>; readonly minted: boolean } {
     if (this.cached && this.now() - this.cached.issuedAt < TOKEN_REUSE_MS)
-      return Promise.resolve(this.cached);
-    this.pending ??= this.issue().finally(() => {
+      return { issued: Promise.resolve(this.cached), minted: false };
+    if (this.pending) return { issued: this.pending, minted: false };
+    this.pending = this.issue().finally(() => {
       this.pending = undefined;
     });
-    return this.pending;
+    return { issued: this.pending, minted: true };
   }
 
   private async issue(): Promise<IssuedToken> {
@@ -79,9 +93,10 @@ export class SpeechTokenService {
     const url = `${base.replace(/\/+$/, '')}/sts/v1.0/issueToken`;
     let response: Response;
     let text: string;
+    // One signal bounds the whole exchange: connecting, waiting for headers and reading the body.
+    const limit = deadline(this.options.timeoutMs);
     try {
-      // One signal bounds the whole exchange: connecting, waiting for headers and reading the body.
-      const signal = AbortSignal.timeout(this.options.timeoutMs);
+      const { signal } = limit;
       response = await fetch(url, {
         method: 'POST',
         headers: {
@@ -95,6 +110,8 @@ export class SpeechTokenService {
       text = await response.text();
     } catch (error) {
       throw stsFailure(error);
+    } finally {
+      limit.dispose();
     }
     if (response.status === 401 || response.status === 403) {
       // The key may have been rotated: read it again next time instead of waiting out the cache.

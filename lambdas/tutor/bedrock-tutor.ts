@@ -20,6 +20,7 @@ import { guardrailFields } from './guardrail';
 import { picturePrompt, spokenText, spokenTextStream } from './model-text';
 import { PICTURE_SHOWN, SHOW_PICTURE_TOOL, TUTOR_TOOLS } from './system-prompt';
 import { doneEvent, type Tutor, type TutorReply, type TutorRequest, type TutorStreamEvent } from './tutor';
+import { CallUsage, tokenUsage, type TokenUsage, type UsageMeter } from '../upstream/token-usage';
 
 const TOOL_CONFIG: ToolConfiguration = {
   tools: TUTOR_TOOLS.map((tool) => ({
@@ -57,6 +58,8 @@ class StreamedAnswer {
   private textBlocks = 0;
   private stopReason: StopReason | undefined;
   imagePrompt: string | undefined;
+  /** What the `metadata` event said the call used. */
+  usage: TokenUsage | undefined;
 
   /** Reads one event; returns the text it settled ('' when none). */
   read(event: ConverseStreamOutput): string {
@@ -81,6 +84,8 @@ class StreamedAnswer {
     } else if (event.messageStop) {
       this.stopReason = event.messageStop.stopReason ?? 'end_turn';
       checkStopReason(this.stopReason);
+    } else if (event.metadata) {
+      this.usage = usageOf(event.metadata.usage);
     }
     return '';
   }
@@ -133,6 +138,19 @@ class StreamedAnswer {
   }
 }
 
+/**
+ * The one place Bedrock's usage is read (a Converse answer's `usage`, a ConverseStream `metadata` event's):
+ * the tokens the call read and wrote, for the spend ledger.
+ */
+function usageOf(usage: { inputTokens?: number; outputTokens?: number } | undefined): TokenUsage | undefined {
+  return tokenUsage(usage?.inputTokens, usage?.outputTokens);
+}
+
+/** A Converse call's usage meter: what it sends is what an estimate counts (lambdas/tutor/usage.ts). */
+function callUsage(meter: UsageMeter | undefined, input: ConverseCommandInput): CallUsage {
+  return new CallUsage(meter, JSON.stringify(input).length);
+}
+
 /** A tool's JSON input as streamed, as the Converse message holds it; unreadable input becomes `{}`. */
 function toolInput(json: string): unknown {
   return parseToolInput(json) ?? {};
@@ -174,31 +192,39 @@ export function createBedrockTutor(config: TutorConfig): Tutor {
     input: ConverseCommandInput,
     limit: StreamDeadline,
     pictureShown: boolean,
+    meter: UsageMeter | undefined,
   ): AsyncGenerator<TutorStreamEvent, Answer & { readonly rest: string }> {
-    const output = await client.send(new ConverseStreamCommand(input), { abortSignal: limit.signal });
-    limit.touch();
-    if (!output.stream) throw new MalformedReply('no event stream in the answer');
+    const usage = callUsage(meter, input);
     const answer = new StreamedAnswer();
-    for await (const event of within(output.stream, limit)) {
-      const text = answer.read(event);
-      if (text.length > 0) yield { type: 'delta', text };
-      if (!pictureShown && answer.imagePrompt !== undefined) {
-        pictureShown = true;
-        yield { type: 'picture', imagePrompt: answer.imagePrompt };
+    try {
+      const output = await client.send(new ConverseStreamCommand(input), { abortSignal: limit.signal });
+      limit.touch();
+      if (!output.stream) throw new MalformedReply('no event stream in the answer');
+      for await (const event of within(output.stream, limit)) {
+        const text = answer.read(event);
+        usage.saw(text);
+        if (text.length > 0) yield { type: 'delta', text };
+        if (!pictureShown && answer.imagePrompt !== undefined) {
+          pictureShown = true;
+          yield { type: 'picture', imagePrompt: answer.imagePrompt };
+        }
       }
+      return answer.finish();
+    } finally {
+      usage.reported(answer.usage);
+      usage.end();
     }
-    return answer.finish();
   }
 
   return {
     provider: 'bedrock',
-    async *stream(tutorRequest, signal): AsyncGenerator<TutorStreamEvent> {
+    async *stream(tutorRequest, signal, meter): AsyncGenerator<TutorStreamEvent> {
       const limit = streamDeadline(config.timeoutMs, config.idleTimeoutMs, signal);
       try {
         const { base, messages } = await request(tutorRequest);
         // The idle deadline is the model's silence: reading a language's lessons is not part of it.
         limit.touch();
-        const first = yield* converseStream({ ...base, messages }, limit, false);
+        const first = yield* converseStream({ ...base, messages }, limit, false, meter);
         if (first.rest.length > 0) yield { type: 'delta', text: first.rest };
         if (first.text.length > 0) return yield doneEvent(reply(first));
         if (first.toolUses.length === 0) throw new MalformedReply('the model returned no text');
@@ -207,6 +233,7 @@ export function createBedrockTutor(config: TutorConfig): Tutor {
           { ...base, messages: [...messages, first.message, toolResults(first.toolUses)] },
           limit,
           first.imagePrompt !== undefined,
+          meter,
         );
         if (second.rest.length > 0) yield { type: 'delta', text: second.rest };
         if (second.text.length === 0) throw new MalformedReply('the model returned no text after the tool');
@@ -217,16 +244,21 @@ export function createBedrockTutor(config: TutorConfig): Tutor {
         limit.dispose();
       }
     },
-    async reply(tutorRequest, signal): Promise<TutorReply> {
+    async reply(tutorRequest, signal, meter): Promise<TutorReply> {
       const limit = deadline(config.timeoutMs, signal);
       try {
         const { base, messages } = await request(tutorRequest);
-        const converse = async (conversation: Message[]) =>
-          readAnswer(
-            await client.send(new ConverseCommand({ ...base, messages: conversation }), {
-              abortSignal: limit.signal,
-            }),
-          );
+        const converse = async (conversation: Message[]) => {
+          const input: ConverseCommandInput = { ...base, messages: conversation };
+          const usage = callUsage(meter, input);
+          try {
+            const output = await client.send(new ConverseCommand(input), { abortSignal: limit.signal });
+            usage.reported(usageOf(output.usage));
+            return readAnswer(output);
+          } finally {
+            usage.end();
+          }
+        };
         const first = await converse(messages);
         if (first.text.length > 0) return reply(first);
         if (first.toolUses.length === 0) throw new MalformedReply('the model returned no text');
@@ -236,6 +268,8 @@ export function createBedrockTutor(config: TutorConfig): Tutor {
         return followUpReply(first, second);
       } catch (error) {
         throw fromAwsError(error instanceof MalformedReply ? upstreamFailed(error) : error, limit);
+      } finally {
+        limit.dispose();
       }
     },
   };

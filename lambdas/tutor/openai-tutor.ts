@@ -10,6 +10,7 @@ import { OpenAiRequestRejected, postForStream, postJson, type OpenAiServer } fro
 import { chunksOf, serverSentData } from './server-sent-events';
 import { PICTURE_SHOWN, SHOW_PICTURE_TOOL, TUTOR_TOOLS } from './system-prompt';
 import { doneEvent, type Tutor, type TutorReply, type TutorRequest, type TutorStreamEvent } from './tutor';
+import { CallUsage, tokenUsage, type TokenUsage, type UsageMeter } from '../upstream/token-usage';
 import { deadline, type Deadline, streamDeadline, within, type StreamDeadline } from '../upstream/deadline';
 import { contentFiltered, MalformedReply, timedOut, upstreamFailed } from '../upstream/upstream-errors';
 
@@ -18,8 +19,16 @@ const TOOLS = TUTOR_TOOLS.map((tool) => ({
   function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
 }));
 
+/** A completion's `usage` (whole or in a stream's last chunk): read for the spend ledger only. */
+const usageSchema = z
+  .object({ prompt_tokens: z.unknown(), completion_tokens: z.unknown() })
+  .partial()
+  .nullish()
+  .catch(undefined);
+
 /** The part of a chat completion the tutor reads; anything else the server adds is ignored. */
 const completionSchema = z.object({
+  usage: usageSchema,
   choices: z
     .array(
       z.object({
@@ -42,6 +51,7 @@ const completionSchema = z.object({
 
 /** One chunk of a streamed chat completion (`stream: true`), the parts the tutor reads. */
 const chunkSchema = z.object({
+  usage: usageSchema,
   choices: z.array(
     z.object({
       finish_reason: z.string().nullish(),
@@ -71,6 +81,16 @@ interface Completion {
   readonly toolCalls: unknown[];
   /** The calls to answer with a tool result before a follow-up request. */
   readonly answered: readonly { readonly id: string; readonly name: string }[];
+  /** What the server said the completion used, when it said. */
+  readonly usage?: TokenUsage;
+}
+
+/**
+ * The one place an OpenAI-compatible server's usage is read (a completion's `usage`, or a stream's last
+ * chunk's, asked for with `stream_options.include_usage`): the tokens the call read and wrote.
+ */
+function usageOf(usage: z.output<typeof usageSchema>): TokenUsage | undefined {
+  return tokenUsage(usage?.prompt_tokens, usage?.completion_tokens);
 }
 
 type WireMessage =
@@ -89,6 +109,8 @@ export function createOpenAiTutor(config: TutorConfig): Tutor {
   const compatibility = {
     tools: true,
     stream: true,
+    /** `stream_options.include_usage`: the usage of a streamed completion, in its last chunk. */
+    streamUsage: true,
     tokenField: 'max_tokens' as 'max_tokens' | 'max_completion_tokens',
   };
 
@@ -98,6 +120,7 @@ export function createOpenAiTutor(config: TutorConfig): Tutor {
     [compatibility.tokenField]: config.maxTokens,
     ...(compatibility.tools ? { tools: TOOLS, tool_choice: 'auto' } : {}),
     ...(stream ? { stream: true } : {}),
+    ...(stream && compatibility.streamUsage ? { stream_options: { include_usage: true } } : {}),
   });
 
   /** Drops what the server refused (tools, streaming, `max_tokens`), so the caller asks again; else throws. */
@@ -109,6 +132,10 @@ export function createOpenAiTutor(config: TutorConfig): Tutor {
     } else if (compatibility.tokenField === 'max_tokens' && /max_tokens/.test(error.detail)) {
       compatibility.tokenField = 'max_completion_tokens';
       log.info('openai server refused max_tokens; using max_completion_tokens', { status: error.status });
+    } else if (streaming && compatibility.streamUsage && /stream_options|include_usage/.test(error.detail)) {
+      // Without it a streamed reply's usage is estimated (lambdas/tutor/usage.ts); streaming itself stays.
+      compatibility.streamUsage = false;
+      log.warn('openai server refused stream_options; estimating streamed usage', { status: error.status });
     } else if (streaming && compatibility.stream && /\bstream/i.test(error.detail)) {
       compatibility.stream = false;
       log.warn('openai server refused streaming; replying in one piece', { status: error.status });
@@ -117,14 +144,25 @@ export function createOpenAiTutor(config: TutorConfig): Tutor {
     }
   }
 
-  async function complete(messages: WireMessage[], limit: Deadline): Promise<Completion> {
+  async function complete(
+    messages: WireMessage[],
+    limit: Deadline,
+    meter: UsageMeter | undefined,
+  ): Promise<Completion> {
     for (;;) {
+      const body = requestBody(messages, false);
+      const usage = new CallUsage(meter, JSON.stringify(body).length);
       try {
-        return readCompletion(
-          await postJson(server, 'chat/completions', requestBody(messages, false), limit),
-        );
+        const completion = readCompletion(await postJson(server, 'chat/completions', body, limit));
+        usage.reported(completion.usage);
+        usage.saw(completion.text);
+        return completion;
       } catch (error) {
+        // A refusal read nothing and costs nothing: no estimate for it.
+        if (error instanceof OpenAiRequestRejected) usage.reported({ inputTokens: 0, outputTokens: 0 });
         workAround(error, false);
+      } finally {
+        usage.end();
       }
     }
   }
@@ -138,31 +176,37 @@ export function createOpenAiTutor(config: TutorConfig): Tutor {
     messages: WireMessage[],
     limit: StreamDeadline,
     pictureShown: boolean,
+    meter: UsageMeter | undefined,
   ): AsyncGenerator<TutorStreamEvent, Completion> {
     let response: Response | undefined;
-    while (!response) {
-      try {
-        response = await postForStream(
-          server,
-          'chat/completions',
-          requestBody(messages, compatibility.stream),
-          limit,
-        );
-      } catch (error) {
-        workAround(error, true);
+    let usage: CallUsage | undefined;
+    try {
+      while (!response) {
+        const body = requestBody(messages, compatibility.stream);
+        usage = new CallUsage(meter, JSON.stringify(body).length);
+        try {
+          response = await postForStream(server, 'chat/completions', body, limit);
+        } catch (error) {
+          // A refusal read nothing and costs nothing: no estimate for it.
+          if (error instanceof OpenAiRequestRejected) usage.reported({ inputTokens: 0, outputTokens: 0 });
+          workAround(error, true);
+        }
       }
+      limit.touch();
+      const streamed = /^text\/event-stream/i.test(response.headers.get('content-type') ?? '');
+      const completion =
+        streamed && response.body
+          ? yield* readCompletionStream(chunksOf(response.body), limit, usage)
+          : await readWholeCompletion(response);
+      usage?.reported(completion.usage);
+      if (!streamed && completion.text.length > 0) yield { type: 'delta', text: completion.text };
+      if (!pictureShown && completion.imagePrompt !== undefined) {
+        yield { type: 'picture', imagePrompt: completion.imagePrompt };
+      }
+      return completion;
+    } finally {
+      usage?.end();
     }
-    limit.touch();
-    const streamed = /^text\/event-stream/i.test(response.headers.get('content-type') ?? '');
-    const completion =
-      streamed && response.body
-        ? yield* readCompletionStream(chunksOf(response.body), limit)
-        : await readWholeCompletion(response);
-    if (!streamed && completion.text.length > 0) yield { type: 'delta', text: completion.text };
-    if (!pictureShown && completion.imagePrompt !== undefined) {
-      yield { type: 'picture', imagePrompt: completion.imagePrompt };
-    }
-    return completion;
   }
 
   const conversation = async (request: TutorRequest): Promise<WireMessage[]> => {
@@ -184,13 +228,13 @@ export function createOpenAiTutor(config: TutorConfig): Tutor {
 
   return {
     provider: 'openai',
-    async *stream(request, signal): AsyncGenerator<TutorStreamEvent> {
+    async *stream(request, signal, meter): AsyncGenerator<TutorStreamEvent> {
       const limit = streamDeadline(config.timeoutMs, config.idleTimeoutMs, signal);
       try {
         const messages = await conversation(request);
         // The idle deadline is the model's silence: reading a language's lessons is not part of it.
         limit.touch();
-        const first = yield* completeStreaming(messages, limit, false);
+        const first = yield* completeStreaming(messages, limit, false, meter);
         if (first.text.length > 0) return yield doneEvent(reply(first));
         if (first.answered.length === 0) throw new MalformedReply('the model returned no text');
         // As in reply(): the model only called tools, so it hears they are done, once.
@@ -198,6 +242,7 @@ export function createOpenAiTutor(config: TutorConfig): Tutor {
           afterTool(messages, first),
           limit,
           first.imagePrompt !== undefined,
+          meter,
         );
         if (second.text.length === 0) throw new MalformedReply('the model returned no text after the tool');
         yield doneEvent(followUpReply(first, second));
@@ -208,18 +253,24 @@ export function createOpenAiTutor(config: TutorConfig): Tutor {
         limit.dispose();
       }
     },
-    async reply(request, signal): Promise<TutorReply> {
+    async reply(request, signal, meter): Promise<TutorReply> {
       const limit = deadline(config.timeoutMs, signal);
-      const messages = await conversation(request);
-      const first = await complete(messages, limit);
-      if (first.text.length > 0) return reply(first);
-      if (first.answered.length === 0) throw upstreamFailed(new MalformedReply('the model returned no text'));
-      // The model only called tools (a picture, a check): tell it they are done, once, and take its words.
-      const second = await complete(afterTool(messages, first), limit);
-      if (second.text.length === 0) {
-        throw upstreamFailed(new MalformedReply('the model returned no text after the tool'));
+      try {
+        const messages = await conversation(request);
+        const first = await complete(messages, limit, meter);
+        if (first.text.length > 0) return reply(first);
+        if (first.answered.length === 0) {
+          throw upstreamFailed(new MalformedReply('the model returned no text'));
+        }
+        // The model only called tools (a picture, a check): tell it they are done, once, and take its words.
+        const second = await complete(afterTool(messages, first), limit, meter);
+        if (second.text.length === 0) {
+          throw upstreamFailed(new MalformedReply('the model returned no text after the tool'));
+        }
+        return followUpReply(first, second);
+      } finally {
+        limit.dispose();
       }
-      return followUpReply(first, second);
     },
   };
 }
@@ -249,7 +300,10 @@ function readCompletion(json: unknown): Completion {
   if (choice.finish_reason === 'content_filter') {
     throw contentFiltered(new Error('finish_reason content_filter'));
   }
-  return withToolCalls(spokenText(choice.message.content ?? ''), choice.message.tool_calls ?? []);
+  return {
+    ...withToolCalls(spokenText(choice.message.content ?? ''), choice.message.tool_calls ?? []),
+    usage: usageOf(parsed.data.usage),
+  };
 }
 
 interface ToolCall {
@@ -305,10 +359,12 @@ async function readWholeCompletion(response: Response): Promise<Completion> {
 async function* readCompletionStream(
   body: AsyncIterable<Uint8Array>,
   limit: StreamDeadline,
+  callUsage: CallUsage | undefined,
 ): AsyncGenerator<TutorStreamEvent, Completion> {
   const spoken = spokenTextStream();
   const calls = new Map<number, { id: string; name: string; arguments: string }>();
   let ended = false;
+  let usage: TokenUsage | undefined;
   for await (const data of within(serverSentData(body), limit)) {
     if (data.trim() === '[DONE]') {
       ended = true;
@@ -322,8 +378,11 @@ async function* readCompletionStream(
     }
     const parsed = chunkSchema.safeParse(json);
     if (!parsed.success) throw new MalformedReply('not a chat completion chunk');
+    // With `include_usage` the last chunk carries the usage and no choice; some servers put it on the last one.
+    usage = usageOf(parsed.data.usage) ?? usage;
     const choice = parsed.data.choices[0];
     if (!choice) continue;
+    callUsage?.saw(choice.delta?.content ?? '');
     const text = spoken.push(choice.delta?.content ?? '');
     if (text.length > 0) yield { type: 'delta', text };
     for (const call of choice.delta?.tool_calls ?? []) {
@@ -344,10 +403,13 @@ async function* readCompletionStream(
   const rest = spoken.finish();
   if (rest.length > 0) yield { type: 'delta', text: rest };
   const ordered = [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
-  return withToolCalls(
-    spoken.text,
-    ordered.map((call) => ({ id: call.id, function: { name: call.name, arguments: call.arguments } })),
-  );
+  return {
+    ...withToolCalls(
+      spoken.text,
+      ordered.map((call) => ({ id: call.id, function: { name: call.name, arguments: call.arguments } })),
+    ),
+    usage,
+  };
 }
 
 /** The `prompt` of a function call's JSON arguments; unreadable arguments simply mean no picture. */

@@ -2,6 +2,9 @@ import type { Provider } from '../config';
 import type { Locale } from '../contract/languages';
 import type { ChatTurn } from '../contract/schemas';
 import type { Check, Level } from '../contract/teaching';
+import type { UsageMeter } from '../upstream/token-usage';
+
+export type { TokenUsage, UsageMeter } from '../upstream/token-usage';
 
 export interface TutorRequest {
   /** The learner's words, or `__INIT__ <start phrase>` to open the session. */
@@ -34,9 +37,9 @@ export type TutorStreamEvent =
 /** The tutor behind /api/chat. One interface, three providers (bedrock, openai, offline) chosen by config. */
 export interface Tutor {
   readonly provider: Provider;
-  reply(request: TutorRequest, signal?: AbortSignal): Promise<TutorReply>;
+  reply(request: TutorRequest, signal?: AbortSignal, meter?: UsageMeter): Promise<TutorReply>;
   /** The same reply as it is written (docs/behaviour.md §11.6). */
-  stream(request: TutorRequest, signal?: AbortSignal): AsyncIterable<TutorStreamEvent>;
+  stream(request: TutorRequest, signal?: AbortSignal, meter?: UsageMeter): AsyncIterable<TutorStreamEvent>;
 }
 
 /** The `done` event of a reply. */

@@ -42,6 +42,7 @@ const chat: ChatRequest = {
     { role: 'user', content: initMessage('en-US') },
     { role: 'assistant', content: 'Hi, I am Astro! What would you like to explore tonight?' },
   ],
+  conversationId: 'c0ffee00-0000-4000-8000-000000000001',
 };
 
 interface Row {

@@ -47,7 +47,7 @@ const imported = performance.now();
 const importCpu = process.cpuUsage(cpu);
 const result = await handler({
   httpMethod: 'POST', path: '/api/chat', headers: { 'Content-Type': 'application/json' },
-  body: JSON.stringify({ userMessage: 'What is a black hole?', language: 'en-US', chatHistory: [] }),
+  body: JSON.stringify({ userMessage: 'What is a black hole?', language: 'en-US', chatHistory: [], conversationId: 'c0ffee00-0000-4000-8000-000000000002' }),
   isBase64Encoded: false, requestContext: { requestId: 'bench' },
 });
 if (result.statusCode !== 200) throw new Error('first reply ' + result.statusCode + ' ' + result.body);

@@ -68,7 +68,12 @@ describe('a conversation with Astro in Chromium', () => {
       language: 'en-US',
       chatHistory: [],
       level: 'teen',
+      conversationId: expect.stringMatching(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      ) as unknown,
     });
+    // One conversation, one id on every request: Astro's signatures are bound to it (docs/behaviour.md §12.2).
+    expect(new Set(bodies.map((body) => (body as { conversationId?: string }).conversationId)).size).toBe(1);
     expect(bodies.map((body) => body.userMessage).slice(1)).toEqual([
       'What is the Moon made of?',
       'How far away is the Sun?',
@@ -77,7 +82,7 @@ describe('a conversation with Astro in Chromium', () => {
     ]);
     expect(bodies[2]?.chatHistory.slice(0, 2)).toEqual([
       // Astro's turn goes back with the server's signature over its text (docs/behaviour.md §12.2).
-      { role: 'assistant', content: expect.any(String), signature: expect.stringMatching(/^v1\./) },
+      { role: 'assistant', content: expect.any(String), signature: expect.stringMatching(/^v2\./) },
       { role: 'user', content: 'What is the Moon made of?' },
     ]);
 

@@ -14,15 +14,16 @@ const app = useTestApp();
 const dialog = (page: Page) => page.getByRole('dialog', { name: 'Share Your Feedback' });
 
 /**
- * Start, two questions (each lesson ends with its check question), then the right answer to the second:
- * the third message, judged and closed, opens the modal once Astro has said the verdict.
+ * Start, a question (its lesson ends with its check question), a second question while that check is open
+ * (answered, and the check asked again), then the right answer to the check: the third message, judged and
+ * closed, opens the modal once Astro has said the verdict.
  */
 async function threeQuestions(page: Page): Promise<void> {
   await startConversation(page);
   await typeAndWait(page, 'What is the Sun?');
   await typeAndWait(page, 'What is Mars?');
   expect(await dialog(page).count()).toBe(0);
-  await page.getByLabel('Type a message to Astro').fill('Rusty red dust');
+  await page.getByLabel('Type a message to Astro').fill('A star');
   await page.getByRole('button', { name: 'Send' }).click();
   await dialog(page).waitFor();
 }

@@ -102,15 +102,16 @@ function dialogOpen(page: Page): Promise<boolean> {
 }
 
 /**
- * Two typed questions and the right answer to the second: the third message, judged and closed, opens
- * 'Share Your Feedback' once Astro has said the verdict (docs/behaviour.md §4.18).
+ * A typed question, a second one while its check is open (answered, the check asked again), then the right
+ * answer to the check: the third message, judged and closed, opens 'Share Your Feedback' once Astro has
+ * said the verdict (docs/behaviour.md §4.18).
  */
 async function threeQuestions(page: Page, ui: AppUi): Promise<void> {
   await startConversation(ui);
   await typeAndWait(ui, 'What is the Sun?');
   await typeAndWait(ui, 'What is Mars?');
   expect(await dialogOpen(page)).toBe(false);
-  await typeMessage(ui, 'Rusty red dust');
+  await typeMessage(ui, 'A star');
   await page.locator(byRole('dialog', 'Share Your Feedback')).wait();
 }
 

@@ -40,6 +40,9 @@ describe('languages in Chromium', () => {
       language: 'fr-FR',
       chatHistory: [],
       level: 'teen',
+      conversationId: expect.stringMatching(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      ) as unknown,
     });
     expect(await page.locator('html').getAttribute('lang')).toBe('fr-FR');
     const log = await speechLog(page);

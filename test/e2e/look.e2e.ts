@@ -53,8 +53,9 @@ describe('how it looks in Chromium', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: join(SCREENSHOTS, `${name}-conversation.png`) });
 
-    // The right answer to Saturn's check question: a star, and the pause the feedback dialog waits for.
-    await speech(page, 'say', 'Ice and rock');
+    // The right answer to the black hole's check question, still open after the question about Saturn: a
+    // star, and the pause the feedback dialog waits for.
+    await speech(page, 'say', 'Nothing, not even light');
     await page.getByRole('dialog', { name: 'Share Your Feedback' }).waitFor();
     await page.getByRole('radio', { name: 'Helpfulness: 4 of 5' }).check({ force: true });
     expect(await seriousViolations(page)).toEqual([]);

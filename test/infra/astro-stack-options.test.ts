@@ -18,6 +18,9 @@ beforeAll(() => {
       stage: 'live',
       chatModelId: 'eu.amazon.nova-lite-v1:0',
       imageModelId: 'amazon.titan-image-generator-v2:0',
+      // An image model without a listed price is priced here (docs/deploy.md, "CDK context options").
+      prices: '{"pictureUsd":0.01,"speechTokenUsd":0.2}',
+      dailyBudgetUsd: 40,
       speechRegion: 'westeurope',
       speechSecretMode: 'import',
       speechSecretName: 'shared/azure-speech',
@@ -85,6 +88,8 @@ describe('a stack with every option changed', () => {
       JSON.stringify(policy.Properties).includes('shared/azure-speech'),
     );
     expect((speech?.Properties.PolicyDocument as { Statement: Props[] }).Statement).toEqual([
+      // Its spend (speech tokens minted) goes to the ledger.
+      expect.objectContaining({ Action: ['dynamodb:BatchGetItem', 'dynamodb:UpdateItem'] }),
       {
         Action: 'secretsmanager:GetSecretValue',
         Effect: 'Allow',
@@ -155,8 +160,9 @@ describe('a stack with every option changed', () => {
     expect(key?.Properties.EnableKeyRotation).toBe(true);
     expect(JSON.stringify(key?.Properties.KeyPolicy)).toContain('cloudwatch.amazonaws.com');
     const alarms = ofType('AWS::CloudWatch::Alarm');
-    // The API's 5xx rate, each function's errors and throttles, feedback write throttles and growth.
-    expect(alarms.length).toBe(11);
+    // The API's 5xx rate, each function's errors and throttles, feedback write throttles and growth, a
+    // spending limit reached and the spend ledger failing.
+    expect(alarms.length).toBe(13);
     for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toHaveLength(1);
   });
 });

@@ -18,6 +18,7 @@ import { createFeedbackHandler } from '#lambdas/feedback/handler';
 import { createGenerateImageHandler } from '#lambdas/generate-image/handler';
 import { createSpeechTokenHandler } from '#lambdas/speech-token/handler';
 import { startFakeServer, sendJson, type FakeRoute } from '#support/loopback';
+import { TEST_CONVERSATION_ID } from '#support/trust';
 import { completion } from '#support/openai-fake';
 import { evaluate, synthAstro, type Synthesized } from './synth';
 
@@ -39,7 +40,7 @@ async function runBundledChat(
     const { handler } = await import(process.argv[1]);
     const result = await handler({
       httpMethod: 'POST', path: '/api/chat', headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ userMessage: process.argv[2], language: 'en-US', chatHistory: [] }),
+      body: JSON.stringify({ userMessage: process.argv[2], language: 'en-US', chatHistory: [], conversationId: '${TEST_CONVERSATION_ID}' }),
       isBase64Encoded: false, requestContext: { requestId: 'probe' },
     });
     console.log(JSON.stringify({ statusCode: result.statusCode, body: result.body }));`;
@@ -468,7 +469,7 @@ describe('REST API', () => {
     expect(chat.$schema).toBe('http://json-schema.org/draft-04/schema#');
     expect(chat.properties.language?.enum).toEqual([...LOCALES]);
     expect(chat.properties.chatHistory?.maxItems).toBe(50);
-    expect(chat.required.sort()).toEqual(['chatHistory', 'language', 'userMessage']);
+    expect(chat.required.sort()).toEqual(['chatHistory', 'conversationId', 'language', 'userMessage']);
     const feedback = byName.feedbackRequest as { properties: Record<string, Props> };
     expect(feedback.properties.helpfulness).toEqual({ type: 'integer', minimum: 1, maximum: 5 });
     expect(feedback.properties.conversationId?.format).toBeUndefined();
@@ -494,10 +495,10 @@ describe('REST API', () => {
     );
     expect(limits).toEqual({
       '/* *': [20, 40],
-      '/~1api~1chat POST': [5, 10],
-      '/~1api~1generateImage POST': [1, 3],
-      '/~1api~1speechToken POST': [2, 5],
-      '/~1api~1feedback POST': [1, 5],
+      '/~1api~1chat POST': [3, 30],
+      '/~1api~1generateImage POST': [1, 15],
+      '/~1api~1speechToken POST': [2, 30],
+      '/~1api~1feedback POST': [1, 10],
     });
   });
 
@@ -569,7 +570,7 @@ describe('functions', () => {
         props.ReservedConcurrentExecutions,
       ];
     };
-    expect(shape('chat')).toEqual(['nodejs24.x', ['arm64'], 512, 28, 20]);
+    expect(shape('chat')).toEqual(['nodejs24.x', ['arm64'], 512, 28, 15]);
     expect(shape('generateImage')).toEqual(['nodejs24.x', ['arm64'], 512, 28, 5]);
     expect(shape('feedback')).toEqual(['nodejs24.x', ['arm64'], 256, 10, 5]);
     expect(shape('speechToken')).toEqual(['nodejs24.x', ['arm64'], 256, 10, 5]);
@@ -744,9 +745,21 @@ describe('least privilege', () => {
 
   const trustSecret = () => ({ Ref: logicalId(astro.stack.trustSecret.secret) });
 
-  it('lets chat only invoke (and stream from) its inference profile and, through it, its model, apply its guardrail and read the signing key', () => {
+  /** Reading and adding to the spend ledger's counters; with tickets, spending and giving back a ticket. */
+  const ledgerStatement = (tickets = false) => ({
+    Action: [
+      'dynamodb:BatchGetItem',
+      'dynamodb:UpdateItem',
+      ...(tickets ? ['dynamodb:PutItem', 'dynamodb:DeleteItem'] : []),
+    ],
+    Effect: 'Allow',
+    Resource: getAttArn(logicalId(astro.stack.spendLedger.table)),
+  });
+
+  it('lets chat only invoke (and stream from) its inference profile and, through it, its model, apply its guardrail, read the signing key and count its spend', () => {
     const invoke = ['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream'];
     expect(statementsOf('chat')).toEqual([
+      ledgerStatement(),
       { Action: invoke, Effect: 'Allow', Resource: profileArn },
       {
         Action: invoke,
@@ -781,8 +794,9 @@ describe('least privilege', () => {
     expect(readers).toHaveLength(2);
   });
 
-  it('lets generateImage only invoke its image model, put and find pictures under images/ and read the signing key', () => {
+  it('lets generateImage only invoke its image model, put and find pictures under images/, read the signing key, count its spend and spend tickets', () => {
     expect(statementsOf('generateImage')).toEqual([
+      ledgerStatement(true),
       {
         Action: 'bedrock:InvokeModel',
         Effect: 'Allow',
@@ -802,6 +816,14 @@ describe('least privilege', () => {
     ]);
   });
 
+  it('lets only chat, generateImage and speechToken touch the spend ledger, and only generateImage spend tickets', () => {
+    const ledger = JSON.stringify(getAttArn(logicalId(astro.stack.spendLedger.table)));
+    const touching = (['chat', 'generateImage', 'feedback', 'speechToken'] as const).filter((name) =>
+      statementsOf(name).some((statement) => JSON.stringify(statement.Resource) === ledger),
+    );
+    expect(touching).toEqual(['chat', 'generateImage', 'speechToken']);
+  });
+
   it('lets feedback only put items in the feedback table', () => {
     expect(statementsOf('feedback')).toEqual([
       {
@@ -812,11 +834,12 @@ describe('least privilege', () => {
     ]);
   });
 
-  it('lets speechToken only read its secret, and no one else touch it', () => {
+  it('lets speechToken only read its secret and count its spend, and no one else touch the secret', () => {
     const secretId = Object.keys(resources).find(
       (id) => resources[id]?.Properties.Name === 'astro/azure-speech-key',
     );
     expect(statementsOf('speechToken')).toEqual([
+      ledgerStatement(),
       { Action: 'secretsmanager:GetSecretValue', Effect: 'Allow', Resource: { Ref: secretId } },
     ]);
     const mentioning = ofType('AWS::IAM::Policy').filter(([, policy]) =>

@@ -22,8 +22,12 @@ describe('CDK context', () => {
       speechRegion: 'eastus',
       speechSecretMode: 'create',
       waf: true,
-      reservedConcurrency: { chat: 20, generateImage: 5, feedback: 5, speechToken: 5 },
-      throttle: { rateLimit: 20, burstLimit: 40, chat: { rateLimit: 5, burstLimit: 10 } },
+      reservedConcurrency: { chat: 15, generateImage: 5, feedback: 5, speechToken: 5 },
+      throttle: { rateLimit: 20, burstLimit: 40, chat: { rateLimit: 3, burstLimit: 30 } },
+      dailyBudgetUsd: 25,
+      clientShare: 0.05,
+      conversationMaxTurns: 100,
+      prices: {},
       imageExpirationDays: 30,
       logRetentionDays: 30,
       apiGatewayAccountRole: true,
@@ -43,7 +47,32 @@ describe('CDK context', () => {
     expect(config.imageExpirationDays).toBe(7);
     expect(config.reservedConcurrency).toEqual({ chat: 3, generateImage: 5, feedback: 5, speechToken: 5 });
     expect(config.throttle.generateImage).toEqual({ rateLimit: 1, burstLimit: 9 });
+    expect(read({ dailyBudgetUsd: '2.5', prices: '{"pictureUsd":0.02}' })).toMatchObject({
+      dailyBudgetUsd: 2.5,
+      prices: { pictureUsd: 0.02 },
+    });
     expect(read({ reservedConcurrency: 'false' }).reservedConcurrency).toBe(false);
+  });
+
+  it('refuses a model without a listed price unless its price is set, naming what to set', () => {
+    expect(problemsOf({ chatModelId: 'anthropic.claude-3-haiku-20240307-v1:0' })).toMatch(
+      /prices: .*prices\.inputUsdPerMTok and prices\.outputUsdPerMTok/,
+    );
+    expect(problemsOf({ imageModelId: 'amazon.titan-image-generator-v2:0' })).toMatch(
+      /prices: .*prices\.pictureUsd/,
+    );
+    expect(() =>
+      read({
+        chatModelId: 'anthropic.claude-3-haiku-20240307-v1:0',
+        prices: { inputUsdPerMTok: 0.25, outputUsdPerMTok: 1.25 },
+      }),
+    ).not.toThrow();
+  });
+
+  it('refuses a budget that is not a positive amount, a share outside (0, 1] and a malformed key version', () => {
+    expect(problemsOf({ dailyBudgetUsd: 0 })).toMatch(/dailyBudgetUsd/);
+    expect(problemsOf({ clientShare: '1.5' })).toMatch(/clientShare/);
+    expect(problemsOf({ originKeyVersion: 'not a version' })).toMatch(/originKeyVersion/);
   });
 
   it('refuses WAF outside us-east-1 and says how to fix it', () => {

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { API_ROUTES } from '#contract/routes';
-import { SITE_HOST_CODE, SITE_HOST_HEADER } from '#infra/constructs/site-host';
+import { SITE_HOST_CODE, SITE_HOST_HEADER, VIEWER_ADDRESS_HEADER } from '#infra/constructs/site-host';
 import { synthAstro, type Synthesized } from './synth';
 
 type Props = Record<string, unknown>;
@@ -113,17 +113,23 @@ describe('the origin rule behind CloudFront', () => {
     }
   });
 
-  it('overwrites a host header a client tried to send itself', () => {
+  it('overwrites a host header and a viewer address a client tried to send itself', () => {
     // The function's code, run as CloudFront runs it: handler(event) → request.
     const handler = new Function(`${SITE_HOST_CODE}; return handler;`)() as (event: unknown) => {
       headers: Record<string, { value: string }>;
     };
     const request = handler({
+      viewer: { ip: '2001:db8:5:6::7' },
       request: {
-        headers: { host: { value: 'astro.example.org' }, [SITE_HOST_HEADER]: { value: 'evil.example' } },
+        headers: {
+          host: { value: 'astro.example.org' },
+          [SITE_HOST_HEADER]: { value: 'evil.example' },
+          [VIEWER_ADDRESS_HEADER]: { value: '203.0.113.1' },
+        },
       },
     });
     expect(request.headers[SITE_HOST_HEADER]).toEqual({ value: 'astro.example.org' });
+    expect(request.headers[VIEWER_ADDRESS_HEADER]).toEqual({ value: '2001:db8:5:6::7' });
   });
 });
 
@@ -140,8 +146,8 @@ describe('WAF', () => {
     )?.Statement.RateBasedStatement?.Limit;
 
   it('limits each call per IP per 5 minutes, sized for a classroom behind one address', () => {
-    expect(limitFor(API_ROUTES.chat)).toBe(600);
-    expect(limitFor(API_ROUTES.generateImage)).toBe(90);
+    expect(limitFor(API_ROUTES.chat)).toBe(360);
+    expect(limitFor(API_ROUTES.generateImage)).toBe(180);
     expect(limitFor(API_ROUTES.feedback)).toBe(60);
     expect(limitFor(API_ROUTES.speechToken)).toBe(60);
     expect(limitFor('/api/')).toBe(1000);
@@ -164,7 +170,7 @@ describe('WAF', () => {
   it('takes the per-call limits from context', () => {
     const custom = synthAstro({ wafRateLimits: '{"generateImage":30}' }, { bundle: false });
     expect(limitFor(API_ROUTES.generateImage, custom)).toBe(30);
-    expect(limitFor(API_ROUTES.chat, custom)).toBe(600);
+    expect(limitFor(API_ROUTES.chat, custom)).toBe(360);
   });
 });
 
@@ -236,11 +242,32 @@ describe('feedback: bounded growth', () => {
 });
 
 describe('the budget', () => {
-  it('is left out when no e-mail is given', () => {
-    expect(ofType('AWS::Budgets::Budget')).toEqual([]);
+  const topicRef = (synth: Synthesized) => ({ Ref: idOf(synth, synth.stack.alarms.topic) });
+
+  it('exists without any e-mail, and notifies the alarm topic', () => {
+    const [[, budget]] = ofType('AWS::Budgets::Budget') as [[string, Resource]];
+    expect(budget.Properties.Budget).toMatchObject({ BudgetLimit: { Amount: 100, Unit: 'USD' } });
+    const notifications = budget.Properties.NotificationsWithSubscribers as { Subscribers: Props[] }[];
+    for (const item of notifications) {
+      expect(item.Subscribers).toEqual([{ SubscriptionType: 'SNS', Address: topicRef(astro) }]);
+    }
   });
 
-  it('alerts the budget e-mail (else the alarm e-mail) at 80% spent and at a 100% forecast', () => {
+  it('may publish to the encrypted alarm topic: the topic policy and the key allow AWS Budgets', () => {
+    const [[, topicPolicy]] = ofType('AWS::SNS::TopicPolicy') as [[string, Resource]];
+    expect(JSON.stringify(topicPolicy.Properties.PolicyDocument)).toContain('budgets.amazonaws.com');
+    const key = resources[idOf(astro, astro.stack.alarms.topic.masterKey as never)] as Resource;
+    const statements = (key.Properties.KeyPolicy as { Statement: Props[] }).Statement;
+    expect(
+      statements.some(
+        (statement) =>
+          JSON.stringify(statement.Principal).includes('budgets.amazonaws.com') &&
+          JSON.stringify(statement.Action).includes('kms:GenerateDataKey*'),
+      ),
+    ).toBe(true);
+  });
+
+  it('alerts the topic and the budget e-mail (else the alarm e-mail) at 80% spent and at a 100% forecast', () => {
     const withBudget = synthAstro(
       { alarmEmail: 'ops@example.org', budgetEmail: 'money@example.org', monthlyBudgetUsd: 250 },
       { bundle: false },
@@ -265,7 +292,10 @@ describe('the budget', () => {
       ['FORECASTED', 100],
     ]);
     for (const item of notifications) {
-      expect(item.Subscribers).toEqual([{ SubscriptionType: 'EMAIL', Address: 'money@example.org' }]);
+      expect(item.Subscribers).toEqual([
+        { SubscriptionType: 'SNS', Address: topicRef(withBudget) },
+        { SubscriptionType: 'EMAIL', Address: 'money@example.org' },
+      ]);
     }
     expect(new AwsSolutionsChecks().validateScope(withBudget.app).violations).toEqual([]);
   });

@@ -21,7 +21,7 @@ import { feedbackBody } from '#support/feedback';
 import { awsError, startBedrockFake } from '#support/bedrock-fake';
 import { captureLogs } from '#support/logs';
 import { sendJson, startFakeServer, type FakeRoute, type FakeServer } from '#support/loopback';
-import { ticketFor, TRUST_ENV } from '#support/trust';
+import { TEST_CONVERSATION_ID, ticketFor, TRUST_ENV } from '#support/trust';
 
 /** These tests read whole JSON answers. */
 const createChatHandler = (...args: Parameters<typeof streamingChatHandler>) =>
@@ -72,7 +72,12 @@ beforeEach(() => {
 const validBody = (route: RouteName): unknown => {
   switch (route) {
     case 'chat':
-      return { userMessage: 'What is a star?', language: 'en-US', chatHistory: [] };
+      return {
+        userMessage: 'What is a star?',
+        language: 'en-US',
+        chatHistory: [],
+        conversationId: TEST_CONVERSATION_ID,
+      };
     case 'generateImage':
       return { prompt: 'A red giant star', ticket: ticketFor('A red giant star') };
     case 'feedback':
@@ -152,7 +157,12 @@ describe('logs never carry an upstream error body (it can echo the learner)', ()
       const result = await chat(
         apiEvent({
           path: API_ROUTES.chat,
-          body: { userMessage: LEARNER_WORDS, language: 'en-US', chatHistory: [] },
+          body: {
+            userMessage: LEARNER_WORDS,
+            language: 'en-US',
+            chatHistory: [],
+            conversationId: TEST_CONVERSATION_ID,
+          },
         }),
       );
 
@@ -176,7 +186,12 @@ describe('logs never carry an upstream error body (it can echo the learner)', ()
       await chat(
         apiEvent({
           path: API_ROUTES.chat,
-          body: { userMessage: LEARNER_WORDS, language: 'en-US', chatHistory: [] },
+          body: {
+            userMessage: LEARNER_WORDS,
+            language: 'en-US',
+            chatHistory: [],
+            conversationId: TEST_CONVERSATION_ID,
+          },
         }),
       );
 

@@ -239,6 +239,15 @@ const FORBIDDEN: readonly Case[] = [
     typeImport('../tutor/tutor'),
   ],
   ['one service imports another', LAYERS, 'lambdas/speech/fixture.ts', valueImport('../trust/trust')],
+  // The spend guard is a service: it shares the token usage with the tutor through upstream/, not directly.
+  [
+    'the spend guard imports the tutor’s types',
+    LAYERS,
+    'lambdas/spend/fixture.ts',
+    typeImport('../tutor/tutor'),
+  ],
+  ['the spend guard imports a handler', LAYERS, 'lambdas/spend/fixture.ts', valueImport('../chat/handler')],
+  ['the configuration imports the spend guard', LAYERS, 'lambdas/config.ts', valueImport('./spend/prices')],
   ['a service imports a handler', LAYERS, 'lambdas/tutor/fixture.ts', valueImport('../chat/chat-response')],
   [
     'a service imports the endpoint registry',
@@ -415,6 +424,19 @@ const ALLOWED: readonly Case[] = [
     valueImport('../upstream/openai-http'),
   ],
   ['a service imports the log', LAYERS, 'lambdas/trust/fixture.ts', valueImport('../lib/log')],
+  [
+    'a handler imports the spend guard',
+    LAYERS,
+    'lambdas/chat/fixture.ts',
+    valueImport('../spend/spend-guard'),
+  ],
+  [
+    'the spend guard imports the shared token usage and deadlines',
+    LAYERS,
+    'lambdas/spend/fixture.ts',
+    valueImport('../upstream/token-usage'),
+  ],
+  ['the spend guard imports the configuration', LAYERS, 'lambdas/spend/fixture.ts', valueImport('../config')],
   ['a service imports the configuration', LAYERS, 'lambdas/speech/fixture.ts', valueImport('../config')],
   [
     'the upstream code imports the typed error',

@@ -80,12 +80,27 @@ export const pictureBlock = (prompt: string, toolUseId = 'tooluse-1'): ConverseB
   toolUse: { toolUseId, name: 'show_picture', input: { prompt } },
 });
 
-/** A Converse answer body. */
-export function converseAnswer(content: ConverseBlock[], stopReason = 'end_turn') {
+/** What a fake model reports it read and wrote for a call, as Bedrock's `usage` carries it. */
+export interface FakeUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+/** The usage the fakes report unless a test names its own. */
+export const DEFAULT_FAKE_USAGE: FakeUsage = { inputTokens: 10, outputTokens: 10 };
+
+const usageBody = (usage: FakeUsage) => ({ ...usage, totalTokens: usage.inputTokens + usage.outputTokens });
+
+/** A Converse answer body, with the usage the model reports for it. */
+export function converseAnswer(
+  content: ConverseBlock[],
+  stopReason = 'end_turn',
+  usage = DEFAULT_FAKE_USAGE,
+) {
   return {
     output: { message: { role: 'assistant', content } },
     stopReason,
-    usage: { inputTokens: 10, outputTokens: 10, totalTokens: 20 },
+    usage: usageBody(usage),
     metrics: { latencyMs: 5 },
   };
 }
@@ -161,7 +176,12 @@ export function converseException(exceptionType: string, message: string): Buffe
 /** The events of a whole streamed answer: text in the given pieces, then tool uses, then the stop. */
 export function converseStreamEvents(
   pieces: readonly string[],
-  options: { tools?: { toolUseId: string; name: string; input: string[] }[]; stopReason?: string } = {},
+  options: {
+    tools?: { toolUseId: string; name: string; input: string[] }[];
+    stopReason?: string;
+    /** The usage the `metadata` event reports; `null` leaves the event out. */
+    usage?: FakeUsage | null;
+  } = {},
 ): Buffer[] {
   const events = [converseEvent('messageStart', { role: 'assistant' })];
   const hasText = pieces.length > 0;
@@ -186,12 +206,14 @@ export function converseStreamEvents(
       stopReason: options.stopReason ?? (options.tools ? 'tool_use' : 'end_turn'),
     }),
   );
-  events.push(
-    converseEvent('metadata', {
-      usage: { inputTokens: 10, outputTokens: 10, totalTokens: 20 },
-      metrics: { latencyMs: 5 },
-    }),
-  );
+  if (options.usage !== null) {
+    events.push(
+      converseEvent('metadata', {
+        usage: usageBody(options.usage ?? DEFAULT_FAKE_USAGE),
+        metrics: { latencyMs: 5 },
+      }),
+    );
+  }
   return events;
 }
 
@@ -226,5 +248,30 @@ export function routesInTurn(...routes: FakeRoute[]): FakeRoute {
     const route = routes[Math.min(next, routes.length - 1)];
     next += 1;
     return route?.(request, response);
+  };
+}
+
+/** `/guardrail/<id>/version/<version>/apply` as the client sent it (ApplyGuardrail), or undefined. */
+export function guardrailCall(request: RecordedRequest): { id: string; version: string } | undefined {
+  const match = /^\/guardrail\/([^/]+)\/version\/([^/]+)\/apply$/.exec(request.url);
+  return match
+    ? { id: decodeURIComponent(match[1] ?? ''), version: decodeURIComponent(match[2] ?? '') }
+    : undefined;
+}
+
+/** An ApplyGuardrail answer: `NONE` lets the text pass, `GUARDRAIL_INTERVENED` blocks it. */
+export function guardrailAnswer(action: 'NONE' | 'GUARDRAIL_INTERVENED') {
+  return {
+    usage: {
+      topicPolicyUnits: 1,
+      contentPolicyUnits: 1,
+      wordPolicyUnits: 1,
+      sensitiveInformationPolicyUnits: 0,
+      sensitiveInformationPolicyFreeUnits: 0,
+      contextualGroundingPolicyUnits: 0,
+    },
+    action,
+    outputs: action === 'NONE' ? [] : [{ text: 'Sorry, that cannot be shown.' }],
+    assessments: [],
   };
 }

@@ -14,6 +14,8 @@ export interface EventInit {
   readonly body?: unknown;
   readonly headers?: Record<string, string>;
   readonly base64?: boolean;
+  /** The caller's address as API Gateway names it (`requestContext.identity.sourceIp`). */
+  readonly sourceIp?: string;
 }
 
 /** An API Gateway REST (payload v1) proxy event, as the Lambda receives it. */
@@ -26,7 +28,10 @@ export function apiEvent(init: EventInit = {}): ApiEvent {
     headers: { 'Content-Type': 'application/json', ...init.headers },
     body: text !== null && init.base64 ? Buffer.from(text, 'utf8').toString('base64') : text,
     isBase64Encoded: init.base64 ?? false,
-    requestContext: { requestId: crypto.randomUUID() },
+    requestContext: {
+      requestId: crypto.randomUUID(),
+      ...(init.sourceIp === undefined ? {} : { identity: { sourceIp: init.sourceIp } }),
+    },
   };
 }
 

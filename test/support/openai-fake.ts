@@ -14,11 +14,27 @@ export const pictureCall = (prompt: string, id = 'call_1'): FakeToolCall => ({
   function: { name: 'show_picture', arguments: JSON.stringify({ prompt }) },
 });
 
-/** A chat completion body. */
+/** What a fake server reports a completion used, as OpenAI's `usage` carries it. */
+export interface FakeCompletionUsage {
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+}
+
+/** The usage the fake reports unless a test names its own. */
+export const DEFAULT_COMPLETION_USAGE: FakeCompletionUsage = { promptTokens: 10, completionTokens: 10 };
+
+const usageBody = (usage: FakeCompletionUsage) => ({
+  prompt_tokens: usage.promptTokens,
+  completion_tokens: usage.completionTokens,
+  total_tokens: usage.promptTokens + usage.completionTokens,
+});
+
+/** A chat completion body; `usage: null` leaves the usage out, as some local servers do. */
 export function completion(options: {
   content?: string | null;
   toolCalls?: FakeToolCall[];
   finishReason?: string;
+  usage?: FakeCompletionUsage | null;
 }) {
   return {
     id: 'chatcmpl-fake',
@@ -36,7 +52,7 @@ export function completion(options: {
         finish_reason: options.finishReason ?? (options.toolCalls ? 'tool_calls' : 'stop'),
       },
     ],
-    usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+    ...(options.usage === null ? {} : { usage: usageBody(options.usage ?? DEFAULT_COMPLETION_USAGE) }),
   };
 }
 
@@ -86,11 +102,34 @@ export function completionChunk(delta: {
   };
 }
 
-/** The SSE chunks of a whole streamed answer: the text in the given pieces, then the stop. */
-export function streamedCompletion(pieces: readonly string[], finishReason = 'stop'): string[] {
+/**
+ * The chunk `stream_options.include_usage` asks for: after the last choice, no choices and the whole
+ * completion's usage.
+ */
+export function usageChunk(usage: FakeCompletionUsage = DEFAULT_COMPLETION_USAGE) {
+  return {
+    id: 'chatcmpl-fake',
+    object: 'chat.completion.chunk',
+    created: 1_700_000_000,
+    model: 'fake-model',
+    choices: [],
+    usage: usageBody(usage),
+  };
+}
+
+/**
+ * The SSE chunks of a whole streamed answer: the text in the given pieces, the stop, then (as a server
+ * asked for `include_usage` sends it) the usage chunk, unless `usage` is null.
+ */
+export function streamedCompletion(
+  pieces: readonly string[],
+  finishReason = 'stop',
+  usage: FakeCompletionUsage | null = DEFAULT_COMPLETION_USAGE,
+): string[] {
   return [
     ...pieces.map((content) => sseData(completionChunk({ content }))),
     sseData(completionChunk({ finishReason })),
+    ...(usage === null ? [] : [sseData(usageChunk(usage))]),
     'data: [DONE]\n\n',
   ];
 }

@@ -37,12 +37,43 @@ afterAll(async () => {
 const IGNORE_PIECES = { onDelta: () => undefined, onPicture: () => undefined };
 
 describe('the web API calls', () => {
+  it('reads which spending limit sent the reply to the offline tutor, and nothing it does not know', async () => {
+    const request = {
+      userMessage: 'Hello',
+      language: 'en-US' as const,
+      chatHistory: [],
+      conversationId: '3f6c1b1e-8d2a-4c55-9e1f-7a0b2c4d6e81',
+    };
+    for (const [header, expected] of [
+      ['day', 'day'],
+      ['Conversation', 'conversation'],
+      ['client', 'client'],
+      ['everything', undefined],
+    ] as const) {
+      server.respondWith((_request, response) =>
+        sendJson(
+          response,
+          200,
+          { response: 'Hi!' },
+          { 'X-Astro-Tutor': 'offline', 'X-Astro-Spend-Limit': header },
+        ),
+      );
+      const reply = await api.chat.streamChat(request, IGNORE_PIECES);
+      expect([header, reply.spendLimit]).toEqual([header, expected]);
+    }
+  });
+
   it('posts the chat request as JSON to /api/chat and reads the reply and the offline-tutor header', async () => {
     server.respondWith((_request, response) =>
       sendJson(response, 200, { response: 'Hi!', imagePrompt: 'A comet' }, { 'X-Astro-Tutor': 'offline' }),
     );
     const reply = await api.chat.streamChat(
-      { userMessage: 'Hello', language: 'en-US', chatHistory: [] },
+      {
+        userMessage: 'Hello',
+        language: 'en-US',
+        chatHistory: [],
+        conversationId: '3f6c1b1e-8d2a-4c55-9e1f-7a0b2c4d6e81',
+      },
       IGNORE_PIECES,
     );
     expect(reply).toEqual({ response: 'Hi!', imagePrompt: 'A comet', offlineTutor: true });
@@ -54,6 +85,7 @@ describe('the web API calls', () => {
       userMessage: 'Hello',
       language: 'en-US',
       chatHistory: [],
+      conversationId: '3f6c1b1e-8d2a-4c55-9e1f-7a0b2c4d6e81',
     });
   });
 
@@ -62,7 +94,15 @@ describe('the web API calls', () => {
       sendJson(response, 502, { error: { code: 'upstream_error', message: 'secret upstream detail' } }),
     );
     const failure = await api.chat
-      .streamChat({ userMessage: 'Hello', language: 'en-US', chatHistory: [] }, IGNORE_PIECES)
+      .streamChat(
+        {
+          userMessage: 'Hello',
+          language: 'en-US',
+          chatHistory: [],
+          conversationId: '3f6c1b1e-8d2a-4c55-9e1f-7a0b2c4d6e81',
+        },
+        IGNORE_PIECES,
+      )
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(api.http.ApiRequestError);
     expect(failure).toMatchObject({ message: 'API call failed: 502', status: 502, code: 'upstream_error' });
@@ -71,7 +111,15 @@ describe('the web API calls', () => {
   it('refuses a 200 chat answer without a response text', async () => {
     server.respondWith((_request, response) => sendJson(response, 200, { nope: true }));
     await expect(
-      api.chat.streamChat({ userMessage: 'Hi', language: 'en-US', chatHistory: [] }, IGNORE_PIECES),
+      api.chat.streamChat(
+        {
+          userMessage: 'Hi',
+          language: 'en-US',
+          chatHistory: [],
+          conversationId: '3f6c1b1e-8d2a-4c55-9e1f-7a0b2c4d6e81',
+        },
+        IGNORE_PIECES,
+      ),
     ).rejects.toThrow(/Malformed/);
   });
 
@@ -121,6 +169,11 @@ describe('the web API calls', () => {
     expect(server.requests.at(-1)?.body.length).toBe(0);
     server.respondWith((_request, response) =>
       sendJson(response, 503, { error: { code: 'not_configured', message: 'no key' } }),
+    );
+    expect(await api.token.fetchSpeechToken()).toBeNull();
+    // The day's spending cap: the browser's speech too (docs/behaviour.md §12.19).
+    server.respondWith((_request, response) =>
+      sendJson(response, 503, { error: { code: 'over_budget', message: 'the day is spent' } }),
     );
     expect(await api.token.fetchSpeechToken()).toBeNull();
     server.respondWith((_request, response) =>

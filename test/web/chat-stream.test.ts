@@ -25,7 +25,12 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const request = { userMessage: 'What is a comet?', language: 'en-US' as const, chatHistory: [] };
+const request = {
+  userMessage: 'What is a comet?',
+  language: 'en-US' as const,
+  chatHistory: [],
+  conversationId: '3f6c1b1e-8d2a-4c55-9e1f-7a0b2c4d6e81',
+};
 const NDJSON = { 'Content-Type': 'application/x-ndjson', 'X-Astro-Tutor': 'bedrock' };
 const line = (value: unknown) => `${JSON.stringify(value)}\n`;
 // Each deadline short only where it is the one under test, so that neither can pass for the other.

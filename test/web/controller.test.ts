@@ -151,9 +151,16 @@ describe('the conversation controller', () => {
       conversationId: IDS[0],
     });
     await settle();
-    // The level goes with every request; a new learner's is the default (docs/behaviour.md §17.1).
+    // The level goes with every request; a new learner's is the default (docs/behaviour.md §17.1). The
+    // conversation's id binds Astro's signed replies to it (§12.2).
     expect(h.chats).toEqual([
-      { userMessage: initMessage('ja-JP'), language: 'ja-JP', chatHistory: [], level: 'teen' },
+      {
+        userMessage: initMessage('ja-JP'),
+        language: 'ja-JP',
+        chatHistory: [],
+        level: 'teen',
+        conversationId: IDS[0],
+      },
     ]);
     expect(h.engine.listeningIn).toBe('ja-JP');
     expect(h.unlocks).toBe(1);
@@ -194,6 +201,7 @@ describe('the conversation controller', () => {
       language: 'en-US',
       chatHistory: [{ role: 'assistant', content: 'Hello, I am **Astro**!' }],
       level: 'teen',
+      conversationId: IDS[0],
     });
   });
 

@@ -46,6 +46,18 @@ describe('choosing the speech engine', () => {
     expect(logged).not.toHaveBeenCalled();
   });
 
+  it('uses the browser engine, quietly, once the day’s spending cap is reached (503 over_budget)', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    server.respondWith((_request, response) =>
+      sendJson(response, 503, { error: { code: 'over_budget', message: 'The day’s budget is spent.' } }),
+    );
+
+    const engine = await select(player);
+
+    expect(engine.kind).toBe('browser');
+    expect(logged).not.toHaveBeenCalled();
+  });
+
   it('uses the browser engine, and logs why, when the token service fails or answers nonsense', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     for (const answer of [

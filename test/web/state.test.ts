@@ -456,6 +456,13 @@ describe('streamed replies and Replay', () => {
     expect(skipped).toMatchObject({ status: 'listening' });
     expect(skipped.messages.at(-1)?.text).toBe('Hello there. More.');
     expect(run(skipped, { type: 'reply_grew', id: 100, offlineTutor: true }).offlineTutor).toBe(true);
+    // …and why: a spending limit, until a reply comes without one (docs/behaviour.md §12.19).
+    const capped = run(skipped, { type: 'reply_grew', id: 100, offlineTutor: true, spendLimit: 'day' });
+    expect(capped.spendLimit).toBe('day');
+    expect(run(capped, { type: 'reply_grew', id: 100, text: 'More.' }).spendLimit).toBe('day');
+    expect(
+      run(capped, { type: 'reply_grew', id: 100, offlineTutor: false, spendLimit: null }).spendLimit,
+    ).toBeNull();
     expect(run(skipped, { type: 'reply_grew', id: 999, text: 'x' })).toBe(skipped);
   });
 

@@ -1,7 +1,8 @@
 /**
- * Plays one scripted dialogue through the real `/api/chat` handler, as the web app would: each `astro:`
- * turn is put in the history signed as the server signs a reply (docs/behaviour.md §12.2), each `learner:`
- * turn is sent with that history, streamed (`Accept: application/x-ndjson`, the app's way), and the reply's
+ * Plays one scripted dialogue through the real `/api/chat` handler, as the web app would, in a conversation
+ * of its own: each `astro:` turn is put in the history signed as the server signs a reply, for this
+ * conversation and its place in it (docs/behaviour.md §12.2), each `learner:` turn is sent with that history
+ * and the conversation's id, streamed (`Accept: application/x-ndjson`, the app's way), and the reply's
  * `done` line becomes Astro's next turn, with the signature it came with.
  */
 import type { Locale } from '#contract/languages';
@@ -25,15 +26,28 @@ export interface PlayedTurn {
   readonly error?: string;
 }
 
-/** An assistant turn as the web app sends it back: with a signature made by the server's own code. */
-export function signedAstroTurn(content: string): ChatTurn {
-  return { role: 'assistant', content, signature: signReply(testTrustKeys, content) };
+/**
+ * An assistant turn as the web app sends it back: with a signature made by the server's own code, for its
+ * conversation and its position there (the index it takes in the history).
+ */
+export function signedAstroTurn(content: string, conversationId: string, position: number): ChatTurn {
+  return {
+    role: 'assistant',
+    content,
+    signature: signReply(testTrustKeys, { conversationId, position }, content, Date.now()),
+  };
 }
 
 /** Sends one learner message and reads the streamed reply to its end. */
 async function ask(
   handler: StreamingApiHandler,
-  body: { userMessage: string; language: Locale; chatHistory: ChatTurn[]; level?: Level },
+  body: {
+    userMessage: string;
+    language: Locale;
+    chatHistory: ChatTurn[];
+    conversationId: string;
+    level?: Level;
+  },
 ): Promise<{ reply: PlayedTurn['reply']; signature?: string; error?: string }> {
   const result = await handler(
     apiEvent({ path: API_ROUTES.chat, headers: { Accept: CHAT_STREAM_MEDIA_TYPE }, body }),
@@ -66,10 +80,11 @@ export async function playDialogue(
 ): Promise<PlayedTurn[]> {
   const history: ChatTurn[] = [];
   const played: PlayedTurn[] = [];
+  const conversationId = crypto.randomUUID();
   let previousAstro: string | undefined;
   for (const turn of dialogue.turns) {
     if (!isLearnerTurn(turn)) {
-      history.push(signedAstroTurn(turn.astro));
+      history.push(signedAstroTurn(turn.astro, conversationId, history.length));
       previousAstro = turn.astro;
       continue;
     }
@@ -77,6 +92,7 @@ export async function playDialogue(
       userMessage: turn.learner,
       language,
       chatHistory: [...history],
+      conversationId,
       ...(dialogue.level === undefined ? {} : { level: dialogue.level }),
     });
     played.push({

@@ -18,6 +18,7 @@ import { captureLogs, type CapturedLogs } from '#support/logs';
 import type { FakeServer } from '#support/loopback';
 import { parseLines, readLines, streamed, textOf } from '#support/ndjson';
 import { gate } from '#support/tutor-stream';
+import { TEST_CONVERSATION_ID } from '#support/trust';
 
 const SECRET_DETAIL = 'upstream-secret-detail-7f3a';
 const NDJSON = { Accept: 'application/x-ndjson' };
@@ -33,7 +34,13 @@ const chat = (
       method,
       path: API_ROUTES.chat,
       headers,
-      body: { userMessage: 'What is a comet?', language: 'en-US', chatHistory: [], ...request },
+      body: {
+        userMessage: 'What is a comet?',
+        language: 'en-US',
+        chatHistory: [],
+        conversationId: TEST_CONVERSATION_ID,
+        ...request,
+      },
     }),
   );
 
@@ -74,7 +81,7 @@ describe('POST /api/chat streamed (Accept: application/x-ndjson)', () => {
     expect(lines.at(-1)).toEqual({
       type: 'done',
       response: 'A comet is a dirty snowball.',
-      signature: expect.stringMatching(/^v1\./),
+      signature: expect.stringMatching(/^v2\./),
     });
     expect(textOf(lines)).toBe('A comet is a dirty snowball.');
   });
@@ -93,7 +100,7 @@ describe('POST /api/chat streamed (Accept: application/x-ndjson)', () => {
     expect(lines.at(-1)).toEqual({
       type: 'done',
       response: 'Hello, I am Astro! What shall we explore?',
-      signature: expect.stringMatching(/^v1\./),
+      signature: expect.stringMatching(/^v2\./),
     });
   });
 
@@ -106,7 +113,7 @@ describe('POST /api/chat streamed (Accept: application/x-ndjson)', () => {
     expect(lines.at(-1)).toEqual({
       type: 'done',
       response: 'The biggest planet is __Jupiter__',
-      signature: expect.stringMatching(/^v1\./),
+      signature: expect.stringMatching(/^v2\./),
     });
     expect(textOf(lines)).toBe('The biggest planet is __Jupiter__');
   });
@@ -135,7 +142,7 @@ describe('POST /api/chat streamed (Accept: application/x-ndjson)', () => {
       type: 'done',
       response: 'Look!',
       imagePrompt: prompt,
-      signature: expect.stringMatching(/^v1\./),
+      signature: expect.stringMatching(/^v2\./),
       imageTicket: expect.stringMatching(/^v1\./),
     });
   });

@@ -23,7 +23,7 @@ import { apiEvent, bodyOf, buffered } from '#support/events';
 import { startFakeServer, type FakeRoute, type FakeServer } from '#support/loopback';
 import { readLines } from '#support/ndjson';
 import { completion, completionChunk, sseAnswer, sseData } from '#support/openai-fake';
-import { signedTurn, TRUST_ENV } from '#support/trust';
+import { signedTurn, TEST_CONVERSATION_ID, TRUST_ENV } from '#support/trust';
 
 const QUESTION = 'Is the Sun a planet or a star?';
 const HINT_AGAIN = `Not quite: planets only shine with light that bounces off them. ${QUESTION}`;
@@ -34,8 +34,9 @@ const misconception = {
   language: 'en-US',
   chatHistory: [
     { role: 'user', content: 'Tell me about the Sun' },
-    signedTurn(`The Sun is a star. ${QUESTION}`),
+    signedTurn(`The Sun is a star. ${QUESTION}`, 1),
   ],
+  conversationId: TEST_CONVERSATION_ID,
 };
 
 /** The rules the model must be given, in the words a reviewer would look for. */

@@ -16,11 +16,13 @@ import { sendJson, startFakeServer, type FakeRoute, type FakeServer } from '#sup
 import { completion, sseAnswer, sseData, completionChunk } from '#support/openai-fake';
 import { readLines } from '#support/ndjson';
 import { collect } from '#support/tutor-stream';
+import { TEST_CONVERSATION_ID } from '#support/trust';
 
 const request = (overrides: Partial<ChatRequest> = {}) => ({
   userMessage: 'Eight?',
   language: 'en-US',
   chatHistory: [],
+  conversationId: TEST_CONVERSATION_ID,
   ...overrides,
 });
 

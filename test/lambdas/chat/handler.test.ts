@@ -19,6 +19,7 @@ import { apiEvent, bodyOf, buffered } from '#support/events';
 import { captureLogs, type CapturedLogs } from '#support/logs';
 import { hang, startFakeServer, type FakeServer } from '#support/loopback';
 import { completion, openAiError } from '#support/openai-fake';
+import { TEST_CONVERSATION_ID } from '#support/trust';
 
 const SECRET_DETAIL = 'upstream-secret-detail-7f3a';
 
@@ -27,7 +28,13 @@ const chat = async (handler: StreamingApiHandler, request: Partial<ChatRequest> 
     await handler(
       apiEvent({
         path: API_ROUTES.chat,
-        body: { userMessage: 'What is a comet?', language: 'en-US', chatHistory: [], ...request },
+        body: {
+          userMessage: 'What is a comet?',
+          language: 'en-US',
+          chatHistory: [],
+          conversationId: TEST_CONVERSATION_ID,
+          ...request,
+        },
       }),
     ),
   );
@@ -70,7 +77,7 @@ describe('POST /api/chat with the Bedrock tutor', () => {
       response: 'A comet is a dirty snowball.',
       imagePrompt: 'A comet near the Sun',
       imageTicket: expect.stringMatching(/^v1\./) as unknown,
-      signature: expect.stringMatching(/^v1\./) as unknown,
+      signature: expect.stringMatching(/^v2\./) as unknown,
     });
     expect(chatResponseSchema.safeParse(bodyOf(result)).success).toBe(true);
   });

@@ -15,8 +15,14 @@ import {
   isBlank,
   speechTokenRequestSchema,
 } from '#contract/schemas';
+import { TEST_CONVERSATION_ID } from '#support/trust';
 
-const validChat = { userMessage: 'What is a comet?', language: 'en-US', chatHistory: [] };
+const validChat = {
+  userMessage: 'What is a comet?',
+  language: 'en-US',
+  chatHistory: [],
+  conversationId: TEST_CONVERSATION_ID,
+};
 const validFeedback = {
   helpfulness: 5,
   clarity: 4,

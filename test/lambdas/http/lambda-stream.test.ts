@@ -14,6 +14,7 @@ import { apiEvent } from '#support/events';
 import type { FakeServer } from '#support/loopback';
 import { parseLines } from '#support/ndjson';
 import { gate } from '#support/tutor-stream';
+import { TEST_CONVERSATION_ID } from '#support/trust';
 
 /** 8 zero bytes: what separates the HTTP metadata prelude from the body in Lambda's HTTP streaming format. */
 const DELIMITER = Buffer.alloc(8);
@@ -71,7 +72,12 @@ const chatEvent = (headers: Record<string, string>): ApiEvent =>
   apiEvent({
     path: API_ROUTES.chat,
     headers,
-    body: { userMessage: 'What is a comet?', language: 'en-US', chatHistory: [] },
+    body: {
+      userMessage: 'What is a comet?',
+      language: 'en-US',
+      chatHistory: [],
+      conversationId: TEST_CONVERSATION_ID,
+    },
   });
 
 describe('the chat Lambda through Lambda response streaming', () => {
@@ -123,7 +129,7 @@ describe('the chat Lambda through Lambda response streaming', () => {
     expect(parseLines(splitPrelude(responseStream.bytes).body)).toEqual([
       { type: 'delta', text: 'A comet is' },
       { type: 'delta', text: ' icy.' },
-      { type: 'done', response: 'A comet is icy.', signature: expect.stringMatching(/^v1\./) },
+      { type: 'done', response: 'A comet is icy.', signature: expect.stringMatching(/^v2\./) },
     ]);
     expect(responseStream.writableFinished).toBe(true);
   });
@@ -145,7 +151,7 @@ describe('the chat Lambda through Lambda response streaming', () => {
     const { metadata, body } = splitPrelude(responseStream.bytes);
     expect(metadata.statusCode).toBe(200);
     expect(metadata.headers['Content-Type']).toBe('application/json');
-    expect(JSON.parse(body)).toEqual({ response: 'Icy.', signature: expect.stringMatching(/^v1\./) });
+    expect(JSON.parse(body)).toEqual({ response: 'Icy.', signature: expect.stringMatching(/^v2\./) });
   });
 
   it('writes an error response with its status in the prelude', async () => {

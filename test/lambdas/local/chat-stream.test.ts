@@ -8,6 +8,7 @@ import { sendJson, startFakeServer, type FakeServer } from '#support/loopback';
 import { parseLines } from '#support/ndjson';
 import { completion, completionChunk, sseAnswer, sseData, streamedCompletion } from '#support/openai-fake';
 import { gate } from '#support/tutor-stream';
+import { TEST_CONVERSATION_ID } from '#support/trust';
 
 let dataDir: string;
 let model: FakeServer;
@@ -51,7 +52,14 @@ function postChat(headers: Record<string, string>): Promise<IncomingMessage> {
       resolve,
     );
     request.once('error', reject);
-    request.end(JSON.stringify({ userMessage: 'What is a star?', language: 'en-US', chatHistory: [] }));
+    request.end(
+      JSON.stringify({
+        userMessage: 'What is a star?',
+        language: 'en-US',
+        chatHistory: [],
+        conversationId: TEST_CONVERSATION_ID,
+      }),
+    );
   });
 }
 
@@ -104,7 +112,7 @@ describe('the local server streaming /api/chat', () => {
     expect(parseLines(state.text)).toEqual([
       { type: 'delta', text: 'Stars are hot.' },
       { type: 'delta', text: ' The Sun is one.' },
-      { type: 'done', response: 'Stars are hot. The Sun is one.', signature: expect.stringMatching(/^v1\./) },
+      { type: 'done', response: 'Stars are hot. The Sun is one.', signature: expect.stringMatching(/^v2\./) },
     ]);
   });
 
@@ -118,14 +126,19 @@ describe('the local server streaming /api/chat', () => {
     const response = await fetch(`${server.url}/api/chat`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ userMessage: 'What is a star?', language: 'en-US', chatHistory: [] }),
+      body: JSON.stringify({
+        userMessage: 'What is a star?',
+        language: 'en-US',
+        chatHistory: [],
+        conversationId: TEST_CONVERSATION_ID,
+      }),
     });
 
     expect(response.headers.get('content-type')).toBe('application/json');
     expect(response.headers.get('x-astro-tutor')).toBe('openai');
     expect(await response.json()).toEqual({
       response: 'Stars shine.',
-      signature: expect.stringMatching(/^v1\./),
+      signature: expect.stringMatching(/^v2\./),
     });
   });
 

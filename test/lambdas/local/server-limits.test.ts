@@ -14,6 +14,7 @@ import { startLocalServer, type LocalServer } from '#lambdas/local/server';
 import { stopOnSignal } from '#lambdas/local/stop-signals';
 import { Trust } from '#lambdas/trust/trust';
 import { fileTrustKeys } from '#lambdas/trust/trust-keys';
+import { TEST_CONVERSATION_ID } from '#support/trust';
 
 let root: string;
 let webRoot: string;
@@ -225,7 +226,12 @@ describe('local server: the signing key', () => {
       const response = await fetch(`${server.url}/api/chat`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Origin: server.url },
-        body: JSON.stringify({ userMessage: 'Tell me about Mars', language: 'en-US', chatHistory }),
+        body: JSON.stringify({
+          userMessage: 'Tell me about Mars',
+          language: 'en-US',
+          chatHistory,
+          conversationId: TEST_CONVERSATION_ID,
+        }),
       });
       expect(response.status).toBe(200);
       return (await response.json()) as { response: string; signature: string };
@@ -238,11 +244,16 @@ describe('local server: the signing key', () => {
 
     const second = await startLocalServer({ port: 0, dataDir, webRoot, env: OFFLINE });
     try {
-      const kept = await new Trust(fileTrustKeys(join(dataDir, 'trust-key.json'))).trustedHistory([
-        { role: 'assistant', content: reply.response, signature: reply.signature },
-      ]);
-      expect(kept).toHaveLength(1);
-      await ask(second, [{ role: 'assistant', content: reply.response, signature: reply.signature }]);
+      const history = [
+        { role: 'user' as const, content: 'Tell me about Mars' },
+        { role: 'assistant' as const, content: reply.response, signature: reply.signature },
+      ];
+      const kept = await new Trust(fileTrustKeys(join(dataDir, 'trust-key.json'))).trustedHistory(
+        TEST_CONVERSATION_ID,
+        history,
+      );
+      expect(kept.turns).toHaveLength(2);
+      await ask(second, history);
     } finally {
       await second.close();
     }

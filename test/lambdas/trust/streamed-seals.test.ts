@@ -2,10 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { createChatHandler } from '#lambdas/chat/handler';
 import { createGenerateImageHandler } from '#lambdas/generate-image/handler';
 import { API_ROUTES } from '#contract/routes';
-import { checkTicket, isReplySignature } from '#lambdas/trust/seals';
+import { checkTicket } from '#lambdas/trust/seals';
 import { apiEvent, answersInJson, bodyOf } from '#support/events';
 import { readLines } from '#support/ndjson';
-import { testTrustKeys, TRUST_ENV } from '#support/trust';
+import { signatureHolds, TEST_CONVERSATION_ID, testTrustKeys, TRUST_ENV } from '#support/trust';
+
+/** A first message's reply: the message is at position 0, the reply at 1. */
+const FIRST_REPLY = { conversationId: TEST_CONVERSATION_ID, position: 1 };
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +22,7 @@ describe('seals on a streamed reply', () => {
       apiEvent({
         path: API_ROUTES.chat,
         headers: { Accept: 'application/x-ndjson' },
-        body: { userMessage, language: 'en-US', chatHistory: [] },
+        body: { userMessage, language: 'en-US', chatHistory: [], conversationId: TEST_CONVERSATION_ID },
       }),
     );
 
@@ -30,7 +33,7 @@ describe('seals on a streamed reply', () => {
     if (picture?.type !== 'picture' || done?.type !== 'done') throw new Error('no picture or done line');
     const spelled = lines.map((line) => (line.type === 'delta' ? line.text : '')).join('');
     expect(done.response).toBe(spelled);
-    expect(isReplySignature(testTrustKeys, spelled, done.signature)).toBe(true);
+    expect(signatureHolds(done.signature, spelled, FIRST_REPLY)).toBe(true);
     expect(checkTicket(testTrustKeys, picture.imagePrompt, picture.imageTicket, Date.now())).toBe('valid');
     expect(checkTicket(testTrustKeys, `${picture.imagePrompt}!`, picture.imageTicket, Date.now())).not.toBe(
       'valid',
@@ -61,13 +64,18 @@ describe('seals on a streamed reply', () => {
     const result = await answersInJson(chat)(
       apiEvent({
         path: API_ROUTES.chat,
-        body: { userMessage: 'Show me Saturn', language: 'en-US', chatHistory: [] },
+        body: {
+          userMessage: 'Show me Saturn',
+          language: 'en-US',
+          chatHistory: [],
+          conversationId: TEST_CONVERSATION_ID,
+        },
       }),
     );
     const reply = bodyOf<{ response: string; signature: string; imagePrompt: string; imageTicket: string }>(
       result,
     );
-    expect(isReplySignature(testTrustKeys, reply.response, reply.signature)).toBe(true);
+    expect(signatureHolds(reply.signature, reply.response, FIRST_REPLY)).toBe(true);
     expect(checkTicket(testTrustKeys, reply.imagePrompt, reply.imageTicket, Date.now())).toBe('valid');
   });
 });

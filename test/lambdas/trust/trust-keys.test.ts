@@ -7,7 +7,7 @@ import type { ErrorBody } from '#contract/errors';
 import { API_ROUTES } from '#contract/routes';
 import type { ChatResponse } from '#contract/schemas';
 import { handlerAtColdStart } from '#lambdas/http/cold-start';
-import { isReplySignature, signReply } from '#lambdas/trust/seals';
+import { signReply } from '#lambdas/trust/seals';
 import { createTrust } from '#lambdas/trust/trust-config';
 import {
   fileTrustKeys,
@@ -19,6 +19,9 @@ import { answersInJson, apiEvent, bodyOf } from '#support/events';
 import { hang, startFakeServer, type FakeServer } from '#support/loopback';
 import { captureLogs, type CapturedLogs } from '#support/logs';
 import { startSecretsManagerFake } from '#support/secrets-manager-fake';
+import { signatureHolds, TEST_CONVERSATION_ID } from '#support/trust';
+
+const AT = (position: number) => ({ conversationId: TEST_CONVERSATION_ID, position });
 
 /** These tests read whole JSON answers. */
 const createChatHandler = (...args: Parameters<typeof streamingChatHandler>) =>
@@ -62,43 +65,50 @@ describe('the signing key in Secrets Manager (real client against a loopback fak
 
   it('reads the key once for many replies, and again only after the cache time', async () => {
     const trust = trustFrom();
-    const [a, b] = await Promise.all([trust.seal({ response: 'One' }), trust.seal({ response: 'Two' })]);
-    await trust.seal({ response: 'Three' });
+    const [a, b] = await Promise.all([
+      trust.seal({ response: 'One' }, AT(0)),
+      trust.seal({ response: 'Two' }, AT(2)),
+    ]);
+    await trust.seal({ response: 'Three' }, AT(4));
 
     expect(secrets.requests).toHaveLength(1);
     expect(JSON.parse(secrets.requests[0]?.body.toString() ?? '')).toEqual({ SecretId: 'astro/signing-key' });
-    expect(isReplySignature(keys(OLD), 'One', a.signature)).toBe(true);
-    expect(isReplySignature(keys(OLD), 'Two', b.signature)).toBe(true);
+    expect(signatureHolds(a.signature, 'One', AT(0), { keys: keys(OLD), now: clock })).toBe(true);
+    expect(signatureHolds(b.signature, 'Two', AT(2), { keys: keys(OLD), now: clock })).toBe(true);
 
     clock += TRUST_KEY_CACHE_MS + 1;
-    await trust.seal({ response: 'Four' });
+    await trust.seal({ response: 'Four' }, AT(6));
     expect(secrets.requests).toHaveLength(2);
   });
 
   it('accepts both keys during a rotation and signs with the new one', async () => {
-    const signedBefore = signReply(keys(OLD), 'Jupiter is big.');
+    const signedBefore = signReply(keys(OLD), AT(0), 'Jupiter is big.', clock);
     secret = JSON.stringify({ current: NEW, previous: OLD });
     const trust = trustFrom();
 
-    const kept = await trust.trustedHistory([
+    const kept = await trust.trustedHistory(TEST_CONVERSATION_ID, [
       { role: 'assistant', content: 'Jupiter is big.', signature: signedBefore },
     ]);
-    const sealed = await trust.seal({ response: 'Mars is small.' });
+    const sealed = await trust.seal({ response: 'Mars is small.' }, AT(2));
 
-    expect(kept).toEqual([{ role: 'assistant', content: 'Jupiter is big.' }]);
-    expect(isReplySignature(keys(NEW), 'Mars is small.', sealed.signature)).toBe(true);
-    expect(isReplySignature(keys(OLD), 'Mars is small.', sealed.signature)).toBe(false);
+    expect(kept.turns).toEqual([{ role: 'assistant', content: 'Jupiter is big.' }]);
+    expect(signatureHolds(sealed.signature, 'Mars is small.', AT(2), { keys: keys(NEW), now: clock })).toBe(
+      true,
+    );
+    expect(signatureHolds(sealed.signature, 'Mars is small.', AT(2), { keys: keys(OLD), now: clock })).toBe(
+      false,
+    );
   });
 
   it('stops accepting the old key once the rotation ends', async () => {
-    const signedBefore = signReply(keys(OLD), 'Jupiter is big.');
+    const signedBefore = signReply(keys(OLD), AT(0), 'Jupiter is big.', clock);
     secret = JSON.stringify({ current: NEW });
 
-    const kept = await trustFrom().trustedHistory([
+    const kept = await trustFrom().trustedHistory(TEST_CONVERSATION_ID, [
       { role: 'assistant', content: 'Jupiter is big.', signature: signedBefore },
     ]);
 
-    expect(kept).toEqual([]);
+    expect(kept.turns).toEqual([]);
   });
 
   it.each([
@@ -118,7 +128,10 @@ describe('the signing key in Secrets Manager (real client against a loopback fak
     });
 
     const result = await chat(
-      apiEvent({ path: API_ROUTES.chat, body: { userMessage: 'Hi', language: 'en-US', chatHistory: [] } }),
+      apiEvent({
+        path: API_ROUTES.chat,
+        body: { userMessage: 'Hi', language: 'en-US', chatHistory: [], conversationId: TEST_CONVERSATION_ID },
+      }),
     );
 
     expect(result.statusCode).toBe(503);
@@ -134,7 +147,7 @@ describe('the signing key in Secrets Manager (real client against a loopback fak
         SECRETS_MANAGER_ENDPOINT: hanging.url,
         SECRETS_MANAGER_TIMEOUT_MS: '200',
       });
-      await expect(trust.seal({ response: 'Hi' })).rejects.toMatchObject({ code: 'upstream_timeout' });
+      await expect(trust.seal({ response: 'Hi' }, AT(0))).rejects.toMatchObject({ code: 'upstream_timeout' });
     } finally {
       await hanging.close();
     }
@@ -193,7 +206,15 @@ describe('the signing key configuration', () => {
         createChatHandler({ AWS_LAMBDA_FUNCTION_NAME: 'astro-chat' }),
       );
       const result = await chat(
-        apiEvent({ path: API_ROUTES.chat, body: { userMessage: 'Hi', language: 'en-US', chatHistory: [] } }),
+        apiEvent({
+          path: API_ROUTES.chat,
+          body: {
+            userMessage: 'Hi',
+            language: 'en-US',
+            chatHistory: [],
+            conversationId: TEST_CONVERSATION_ID,
+          },
+        }),
       );
 
       expect(result.statusCode).toBe(503);
@@ -206,9 +227,12 @@ describe('the signing key configuration', () => {
   it('signs with a key of its own outside Lambda when nothing is configured', async () => {
     const chat = createChatHandler({});
     const result = await chat(
-      apiEvent({ path: API_ROUTES.chat, body: { userMessage: 'Hi', language: 'en-US', chatHistory: [] } }),
+      apiEvent({
+        path: API_ROUTES.chat,
+        body: { userMessage: 'Hi', language: 'en-US', chatHistory: [], conversationId: TEST_CONVERSATION_ID },
+      }),
     );
 
-    expect(bodyOf<ChatResponse>(result).signature).toMatch(/^v1\./);
+    expect(bodyOf<ChatResponse>(result).signature).toMatch(/^v2\./);
   });
 });

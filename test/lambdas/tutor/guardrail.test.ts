@@ -15,7 +15,7 @@ import {
 import { answersInJson, apiEvent, bodyOf } from '#support/events';
 import type { FakeServer } from '#support/loopback';
 import { readLines } from '#support/ndjson';
-import { TRUST_ENV } from '#support/trust';
+import { TEST_CONVERSATION_ID, TRUST_ENV } from '#support/trust';
 
 /** These tests read whole JSON answers. */
 const createChatHandler = (...args: Parameters<typeof streamingChatHandler>) =>
@@ -36,7 +36,10 @@ describe('the Bedrock Guardrail on every Converse call', () => {
     createChatHandler({ ...TRUST_ENV, ASTRO_MODEL: 'bedrock', BEDROCK_ENDPOINT: bedrock.url, ...env });
   const chat = (handler: ApiHandler) =>
     handler(
-      apiEvent({ path: API_ROUTES.chat, body: { userMessage: 'Hi', language: 'en-US', chatHistory: [] } }),
+      apiEvent({
+        path: API_ROUTES.chat,
+        body: { userMessage: 'Hi', language: 'en-US', chatHistory: [], conversationId: TEST_CONVERSATION_ID },
+      }),
     );
 
   it('sends the configured guardrail and version, without a trace', async () => {
@@ -89,7 +92,12 @@ describe('the Bedrock Guardrail on every Converse call', () => {
         apiEvent({
           path: API_ROUTES.chat,
           headers: { Accept: 'application/x-ndjson' },
-          body: { userMessage: 'Hi', language: 'en-US', chatHistory: [] },
+          body: {
+            userMessage: 'Hi',
+            language: 'en-US',
+            chatHistory: [],
+            conversationId: TEST_CONVERSATION_ID,
+          },
         }),
       ),
     );

@@ -12,6 +12,7 @@ import type { StreamingApiHandler } from '#lambdas/http/endpoint';
 import { loadKnowledge } from '#lambdas/tutor/offline/knowledge';
 import { apiEvent, bodyOf, buffered } from '#support/events';
 import { readLines, textOf } from '#support/ndjson';
+import { TEST_CONVERSATION_ID } from '#support/trust';
 
 const knowledge = loadKnowledge();
 const topicIds = knowledge.index.topics.map((topic) => topic.id);
@@ -28,10 +29,21 @@ interface Answer {
   readonly check?: Check;
 }
 
-type Transport = (handler: StreamingApiHandler, request: ChatRequest) => Promise<Answer>;
+/** A request as a test writes it: the conversation is always the test's own. */
+type Transport = (
+  handler: StreamingApiHandler,
+  request: Omit<ChatRequest, 'conversationId'>,
+) => Promise<Answer>;
+
+const inConversation = (request: Omit<ChatRequest, 'conversationId'>): ChatRequest => ({
+  ...request,
+  conversationId: TEST_CONVERSATION_ID,
+});
 
 const json: Transport = async (handler, request) => {
-  const result = buffered(await handler(apiEvent({ method: 'POST', path: API_ROUTES.chat, body: request })));
+  const result = buffered(
+    await handler(apiEvent({ method: 'POST', path: API_ROUTES.chat, body: inConversation(request) })),
+  );
   expect(result.statusCode).toBe(200);
   return chatResponseSchema.parse(bodyOf(result));
 };
@@ -43,7 +55,7 @@ const ndjson: Transport = async (handler, request) => {
         method: 'POST',
         path: API_ROUTES.chat,
         headers: { Accept: 'application/x-ndjson' },
-        body: request,
+        body: inConversation(request),
       }),
     ),
   );
@@ -67,7 +79,7 @@ function conversation(handler: StreamingApiHandler, transport: Transport, langua
     chatHistory,
     async say(userMessage: string, sign = true): Promise<Answer> {
       const answer = await transport(handler, { userMessage, language, chatHistory: [...chatHistory] });
-      expect(answer.signature).toMatch(/^v1\./);
+      expect(answer.signature).toMatch(/^v2\./);
       chatHistory.push(
         { role: 'user', content: userMessage },
         {

@@ -2,6 +2,7 @@ import { ERROR_STATUS, type ErrorCode } from '#contract/errors';
 import { SIGNATURE_MAX_CHARS, TICKET_MAX_CHARS } from '#contract/limits';
 import { API_ROUTES, CHAT_STREAM_MEDIA_TYPE } from '#contract/routes';
 import type { ChatRequest, ChatResponse, ChatStreamLine } from '#contract/schemas';
+import { SPEND_LIMIT_HEADER, SPEND_LIMITS, type SpendLimit } from '#contract/spend';
 import type { Check } from '#contract/teaching';
 import { settings } from '../lib/env';
 import { ApiRequestError, errorCodeOf, objectBody } from './http';
@@ -13,6 +14,8 @@ export interface ChatReply extends Omit<ChatResponse, 'check'> {
   readonly check?: Check;
   /** True when the server's built-in offline tutor answered (header `X-Astro-Tutor: offline`). */
   readonly offlineTutor: boolean;
+  /** The spending limit that made the offline tutor answer (header `X-Astro-Spend-Limit`), if one did. */
+  readonly spendLimit?: SpendLimit;
 }
 
 /** What a streamed reply tells its reader while it arrives. */
@@ -191,9 +194,12 @@ function parseLine(text: string): ChatStreamLine {
 
 function readReply(data: Record<string, unknown>, headers: Headers): ChatReply {
   if (typeof data.response !== 'string' || data.response.trim() === '') throw malformed();
+  const limit = headers.get(SPEND_LIMIT_HEADER)?.toLowerCase();
+  const spendLimit = SPEND_LIMITS.find((known) => known === limit);
   return {
     ...replyFields(data as { response: string }),
     offlineTutor: headers.get('X-Astro-Tutor')?.toLowerCase() === 'offline',
+    ...(spendLimit === undefined ? {} : { spendLimit }),
   };
 }
 

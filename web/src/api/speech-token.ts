@@ -8,8 +8,9 @@ export type { SpeechTokenResponse };
 export const SPEECH_TOKEN_DEADLINE_MS = 10_000;
 
 /**
- * POST /api/speechToken: a short-lived Azure Speech token. Resolves to null when the server has no
- * speech key (503 not_configured), which is how the app knows to use the browser's own speech engine.
+ * POST /api/speechToken: a short-lived Azure Speech token. Resolves to null when the server has no speech
+ * key (503 not_configured) or has reached the day's spending cap (503 over_budget, docs/behaviour.md
+ * §12.19): either way the app uses the browser's own speech engine.
  */
 export async function fetchSpeechToken(signal?: AbortSignal): Promise<SpeechTokenResponse | null> {
   try {
@@ -21,7 +22,12 @@ export async function fetchSpeechToken(signal?: AbortSignal): Promise<SpeechToke
     }
     return { token, region, expiresAt };
   } catch (error) {
-    if (error instanceof ApiRequestError && error.code === 'not_configured') return null;
+    if (
+      error instanceof ApiRequestError &&
+      (error.code === 'not_configured' || error.code === 'over_budget')
+    ) {
+      return null;
+    }
     throw error;
   }
 }

@@ -50,6 +50,7 @@ export function App({ deps }: { readonly deps?: () => ConversationDeps }) {
           <Notes
             t={t}
             offlineTutor={state.offlineTutor}
+            spendLimit={state.spendLimit}
             engine={state.active ? state.engine : null}
             listeningHealth={state.active ? state.listeningHealth : null}
             voiceMissing={state.active && state.voiceMissing}

@@ -322,8 +322,10 @@ export class ConversationController {
 
     let reply: ChatReply | null = null;
     try {
+      // The conversation's id binds Astro's signed replies to it (docs/behaviour.md §12.2).
+      const { conversationLanguage: language, level } = this.state;
       reply = await this.deps.chat(
-        { userMessage, language: this.state.conversationLanguage, chatHistory, level: this.state.level },
+        { userMessage, language, chatHistory, level, conversationId },
         { onDelta, onPicture },
       );
     } catch (error) {
@@ -339,12 +341,13 @@ export class ConversationController {
       // A server that did not stream reports the whole reply only now.
       if (replyId === null) onDelta(reply.response);
       if (replyId !== null) {
-        const { response, offlineTutor, signature } = reply;
+        const { response, offlineTutor, spendLimit, signature } = reply;
         this.dispatch(
           {
             type: 'reply_grew',
             id: replyId,
             offlineTutor,
+            spendLimit: spendLimit ?? null,
             // The signature covers exactly the reply's text: what the server says it is, not what was pieced.
             ...(response === shown ? {} : { text: response }),
             ...(signature === undefined ? {} : { signature }),

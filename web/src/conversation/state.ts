@@ -5,6 +5,7 @@
 import type { ChatMessage, ChatTurn } from '#contract/schemas';
 import { DEFAULT_LOCALE, type Locale } from '#contract/languages';
 import { DEFAULT_LEVEL, type Check, type Level } from '#contract/teaching';
+import type { SpendLimit } from '#contract/spend';
 import {
   CHAT_HISTORY_MAX_TURNS,
   CHAT_TURN_MAX_CHARS,
@@ -64,6 +65,8 @@ export interface ConversationState {
   readonly engine: SpeechEngineKind | null;
   /** The server's offline tutor answered the last reply. */
   readonly offlineTutor: boolean;
+  /** …because this spending limit was reached (docs/behaviour.md §12.19): the note says for how long. */
+  readonly spendLimit: SpendLimit | null;
   /** How recognition is doing in this conversation; null until the engine reports. */
   readonly listeningHealth: ListeningHealth | null;
   /** The browser has no voice for the conversation's language: replies are shown, not spoken. */
@@ -95,6 +98,7 @@ export const initialState: ConversationState = {
   feedback: { open: false, done: false, sending: false },
   engine: null,
   offlineTutor: false,
+  spendLimit: null,
   listeningHealth: null,
   voiceMissing: false,
   level: DEFAULT_LEVEL,
@@ -124,12 +128,14 @@ export type ConversationAction =
       /** Known once the reply is complete when it streams (then told by reply_grew). */
       readonly offlineTutor?: boolean;
     }
-  /** A streamed reply's text so far, and, at its end, which tutor answered. In any status (Skip). */
+  /** A streamed reply's text so far, and, at its end, which tutor answered (and why). In any status (Skip). */
   | {
       readonly type: 'reply_grew';
       readonly id: number;
       readonly text?: string;
       readonly offlineTutor?: boolean;
+      /** With `offlineTutor`: the spending limit behind it, or null for none. */
+      readonly spendLimit?: SpendLimit | null;
       readonly signature?: string;
     }
   /**
@@ -246,7 +252,7 @@ function applyAction(state: ConversationState, action: ConversationAction): Conv
     }
 
     case 'reply_grew': {
-      const { text, offlineTutor, signature } = action;
+      const { text, offlineTutor, spendLimit, signature } = action;
       if (!state.messages.some((message) => message.id === action.id)) return state;
       const changes = {
         ...(text === undefined ? {} : { text }),
@@ -258,6 +264,7 @@ function applyAction(state: ConversationState, action: ConversationAction): Conv
           message.id === action.id ? { ...message, ...changes } : message,
         ),
         offlineTutor: offlineTutor ?? state.offlineTutor,
+        spendLimit: spendLimit === undefined ? state.spendLimit : spendLimit,
       };
     }
 
