@@ -68,7 +68,7 @@ describe('the Bedrock tutor (real Converse client against a loopback fake)', () 
     expect(sent().headers.authorization).toContain('Credential=local/');
     const body = jsonOf<ConverseBody>(sent());
     // The French Saturn lesson grounds the reply (docs/behaviour.md §17.6); grounding.test.ts has the details.
-    const notes = await referenceNotes('Parle-moi de Saturne', 'fr-FR');
+    const notes = await referenceNotes('Parle-moi de Saturne', 'fr-FR', 'teen');
     expect(notes.map((note) => note.topic)).toContain('Saturne');
     expect(body.system).toEqual([{ text: systemPrompt('fr-FR', 'teen', notes) }]);
     expect(body.system[0]?.text).toContain('Always reply in French');

@@ -63,7 +63,7 @@ describe('the OpenAI-compatible tutor (platform fetch against a loopback fake)',
       messages: [
         {
           role: 'system',
-          content: systemPrompt('es-ES', 'teen', await referenceNotes('¿Qué es la Luna?', 'es-ES')),
+          content: systemPrompt('es-ES', 'teen', await referenceNotes('¿Qué es la Luna?', 'es-ES', 'teen')),
         },
         { role: 'user', content: '¿Qué es la Luna?' },
       ],
