@@ -134,6 +134,8 @@ export function readMessage(
   // "What does planet mean?": about an option's word, which its hint explains.
   if (firstMistake !== undefined && asksForHelp(said, language, language.helpMeaning))
     return { kind: 'explain', mistake: firstMistake };
+  // "What do you mean?" asks what the question means, not for a fact about a "mean" anything.
+  if (!named && !elsewhere && asksForHelp(said, language, language.helpMeaning)) return { kind: 'explain' };
   // "Why?", "what's a planet?", "how far is the Moon?": a question is never an answer.
   if (asking === 'open') {
     // "How far is the Moon?" is about another topic, even when that topic is the answer: it is answered.
