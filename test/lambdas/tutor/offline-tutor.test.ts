@@ -61,9 +61,14 @@ describe('the offline tutor', () => {
         const text = textOf(language, id);
         const [primary] = text.keywords;
         const reply = await ask(language, QUESTION_FRAMES[language].replace('{kw}', primary ?? ''));
-        // First what was asked (a fact of the topic, or its lesson), then its question.
-        const openings = [...text.facts.map((fact) => fact.teen), text.explanation];
-        expect({ id, opens: openings.some((opening) => reply.response.startsWith(opening)) }).toEqual({
+        // First what was asked (a fact of the topic, its lesson, or that it has no such fact), then its question.
+        const noFact = knowledge.locales[language].noFact.split('{')[0] ?? '';
+        const openings = [...text.facts.map((fact) => fact.teen), text.explanation, noFact];
+        // (A lesson sentence a fact already said is left out, so only the opening words are compared.)
+        expect({
+          id,
+          opens: openings.some((opening) => reply.response.startsWith(opening.slice(0, 24))),
+        }).toEqual({
           id,
           opens: true,
         });
