@@ -4,7 +4,7 @@
  * the lesson. Shared by the offline tutor and grounding for the model tutors.
  */
 import type { Level } from '../../contract/teaching';
-import { allOccurrences, unitsOf } from './answer-reading';
+import { allOccurrences, unitsOf } from './message-units';
 import type { CompiledFact, CompiledLocale, CompiledTopic } from './compiled-locale';
 import { SHAPES, SPECIFIC_SHAPES, type Shape } from './knowledge-schema';
 import { sentencesOf } from './sentences';

@@ -5,7 +5,8 @@
  * understanding (checks.ts), the quiz (quiz.ts) and grounding for the model tutors (../grounding.ts).
  */
 import { LEVELS, type Level } from '../../contract/teaching';
-import { phraseUnits, type JudgingUnits, type OptionUnits } from './answer-reading';
+import type { JudgingUnits, OptionUnits } from './answer-reading';
+import { phraseUnits } from './message-units';
 import {
   SHAPES,
   type CheckText,

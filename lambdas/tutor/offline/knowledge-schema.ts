@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { INIT_MARKER, LOCALES, type Locale } from '../../contract/languages';
 import { IMAGE_PROMPT_MAX_CHARS } from '../../contract/limits';
 import { LEVELS } from '../../contract/teaching';
+import { judgingSchema, phrases } from './judging-schema';
 
 const TOPIC_ID = /^[a-z][a-z0-9-]*$/;
 
@@ -82,9 +83,6 @@ const template = (placeholders: readonly string[], min: number, max: number) =>
       'must not contain markdown or unknown placeholders',
     )
     .refine((text) => !text.includes(INIT_MARKER), `must not contain ${INIT_MARKER}`);
-
-const phrase = z.string().trim().min(1).max(60);
-const phrases = (min: number) => z.array(phrase).min(min);
 
 /**
  * Quiz turns end with the question, so the question still open is read from the end of Astro's last
@@ -200,67 +198,6 @@ const localizedTopicSchema = z.strictObject({
   facts: z.array(factSchema),
   levels: z.strictObject({ child: levelSchema, teen: levelSchema, adult: levelSchema }),
 });
-
-/**
- * How the language's learners answer a check question (docs/behaviour.md §17.2): what negates an option,
- * what sets a reason or a comparison aside, what names both options, what asks for help, and what makes a
- * message a question of the learner's own.
- */
-const judgingSchema = z
-  .strictObject({
-    /** Negations that reach forward to the end of their clause: "not", "isn't", "no es", «ليس», 不是. */
-    negationBefore: phrases(0),
-    /** Negations written right after what they negate (within a few characters): 「じゃない」「ではない」. */
-    negationAfter: phrases(0).default([]),
-    /** A negation that ends its clause negates the whole clause: German "… ist es nicht". */
-    negationFinal: phrases(0).default([]),
-    /** Words that start a new claim, ending a negation's reach: "but", "rather", "sondern", «بل», 而是. */
-    contrast: phrases(1),
-    /** Words before a reason or a comparison ("because", "like"): an option after them is not the answer. */
-    asideBefore: phrases(0).default([]),
-    /** The same written after it: 「から」「みたいに」. */
-    asideAfter: phrases(0).default([]),
-    /** "Both", "a bit of both", "las dos", 「両方」: the learner has not chosen. */
-    both: phrases(3),
-    /**
-     * Statements that nobody knows something, which hold an "I don't know" phrase without giving up:
-     * 谁也不知道 holds 不知道 (docs/behaviour.md §17.2).
-     */
-    nobodyKnows: phrases(0).default([]),
-    /**
-     * Asking for help with the question instead of answering it, at least four ways each, as learners
-     * type and as speech recognition writes them (no punctuation).
-     */
-    help: z.strictObject({
-      /** "why?", "how come?" */
-      why: phrases(4),
-      /** "what do you mean?", "what does that mean?" */
-      meaning: phrases(4),
-      /** "I don't get it", "I'm confused" */
-      lost: phrases(4),
-      /** "explain again", "say that again" */
-      again: phrases(4),
-      /** "say it simpler", "in easier words" */
-      simpler: phrases(4),
-      /** "tell me more", "more about that first" */
-      more: phrases(4),
-    }),
-    /**
-     * Words that make a message a question of the learner's own ("why", "how far", "what is"): never an
-     * answer. In spaced scripts they count at the start (after openers); in Chinese and Japanese, at the
-     * start or the end, or anywhere in a message ending as a question («なにも», 「什么都」 are not questions).
-     */
-    questionWords: phrases(5),
-    /** Words that may come before a question word: "oh", "wait", "and", "y", "pero", "oye". */
-    openers: phrases(0).default([]),
-    /** Words that open a yes-or-no question ("is it", "can we"): a question when it names no option. */
-    askWords: phrases(3),
-  })
-  .refine(
-    (judging) =>
-      judging.negationBefore.length + judging.negationAfter.length + judging.negationFinal.length >= 3,
-    'a language needs at least three ways to negate',
-  );
 
 export const localeKnowledgeSchema = z.strictObject({
   locale: z.enum(LOCALES),

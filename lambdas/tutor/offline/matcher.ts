@@ -29,7 +29,7 @@ export function fold(text: string, mode: MatchMode): string {
   );
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
+const ASCII = /^[ -~]*$/;
 
 /** Arabic-Indic and extended Arabic-Indic digits as 0–9: "٨٨" is the answer "88" (§15.4). */
 function asciiDigits(text: string): string {

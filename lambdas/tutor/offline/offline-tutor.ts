@@ -18,45 +18,37 @@
  */
 import { INIT_MARKER, type Locale } from '../../contract/languages';
 import type { ChatTurn } from '../../contract/schemas';
-import { DEFAULT_LEVEL, type Level } from '../../contract/teaching';
+import { DEFAULT_LEVEL } from '../../contract/teaching';
 import { ApiError } from '../../lib/api-error';
 import { errorFields, log } from '../../lib/log';
 import { doneEvent, type Tutor, type TutorReply, type TutorRequest, type TutorStreamEvent } from '../tutor';
-import { allOccurrences, unitsOf } from './answer-reading';
-import { chooseFact, factText, lessonAfter, shapesAsked, wantsAFact } from './answers';
-import { assistantTurns, continuationText, openCheck, ownQuestion, readMessage, respond } from './checks';
+import { allOccurrences, unitsOf } from './message-units';
+import { shapesAsked } from './answers';
+import { assistantTurns, openCheck, readMessage, respond } from './checks';
+import { ownQuestion } from './own-questions';
 import {
   bestMatch,
-  fill,
-  joinSentences,
   lessonIn,
-  lessonText,
-  listOf,
   type CompiledLocale,
   type CompiledTopic,
   type Stage,
   type TopicMatch,
 } from './compiled-locale';
 import { lessons as fileLessons, type Lessons } from './knowledge';
+import { answerQuestion, calmTopics, continuation, lessonReply, suggest } from './lesson-replies';
 import { SPECIFIC_SHAPES } from './knowledge-schema';
-import { mentions, prepareMessage, stableHash } from './matcher';
+import { mentions, prepareMessage } from './matcher';
 import { startQuiz } from './quiz';
 import { vocabularyOf } from './vocabulary';
 
 /** How many words (or, in Chinese and Japanese, word-like segments) one streamed piece holds. */
 const WORDS_PER_PIECE = 4;
-/** How many topics a not-understood reply suggests. */
-const SUGGESTION_COUNT = 3;
-/** How many nearby topics a reply without a fact offers. */
-const NEAR_COUNT = 2;
 /** The language whose keywords are tried when none in the conversation's language matched. */
 const FALLBACK_LOCALE: Locale = 'en-US';
 /** How far back "tell me more" looks for the topic being discussed: the last few exchanges. */
 const HISTORY_LOOKBACK_TURNS = 12;
 /** Below this share of known words a message is not answered with confidence (§15.4). */
 const KNOWN_WORDS_MIN = 0.5;
-/** The calm topics a sad or frightened learner is offered (§15.13). */
-const CALM_AREA = 'light-and-sky';
 
 interface LastTopic {
   readonly topic: CompiledTopic;
@@ -263,99 +255,4 @@ function lastTopic(history: readonly ChatTurn[], language: CompiledLocale): Last
     }
   }
   return undefined;
-}
-
-/**
- * The answer to a question on `topic` (§15.11–§15.12): the fact that answers it, then the rest of the
- * lesson at the learner's level; or, when a fact was wanted and the topic has none, a kind "I don't know
- * that exactly" and the nearest topics, then the lesson. Always ends with the level's check question.
- */
-function answerQuestion(
-  language: CompiledLocale,
-  topic: CompiledTopic,
-  message: string,
-  level: Level,
-): TutorReply {
-  const lesson = lessonText(topic, level);
-  const { question } = topic.levels[level].check.text;
-  const choice = chooseFact(message, topic, language);
-  const said = choice.fact ? factText(choice.fact, level) : undefined;
-  const parts = said
-    ? [said, lessonAfter(said, lesson, language)]
-    : wantsAFact(choice)
-      ? [
-          fill(language.data.noFact, {
-            topic: topic.text.name,
-            topics: listOf(
-              nearTopics(language, topic).map((near) => near.text.name),
-              language.data.list,
-            ),
-          }),
-          lesson,
-        ]
-      : [lesson];
-  return {
-    response: joinSentences(language, ...parts, question),
-    ...(topic.imagePrompt ? { imagePrompt: topic.imagePrompt } : {}),
-    check: { type: 'question' },
-  };
-}
-
-/** The topic's lesson at the learner's level and its check question (§17.1–§17.2). */
-function lessonReply(language: CompiledLocale, topic: CompiledTopic, level: Level): TutorReply {
-  return {
-    response: joinSentences(language, lessonText(topic, level), topic.levels[level].check.text.question),
-    ...(topic.imagePrompt ? { imagePrompt: topic.imagePrompt } : {}),
-    check: { type: 'question' },
-  };
-}
-
-/** The topics nearest to one Astro knows: the one it leads on to, then others of its area. */
-function nearTopics(language: CompiledLocale, topic: CompiledTopic): CompiledTopic[] {
-  const next = language.byId.get(topic.next);
-  const area = language.topics.filter((other) => other.area === topic.area && other.id !== topic.id);
-  // The area's topics from this one on, wrapping round, so neighbours in the lessons come first.
-  const after = [...area.filter((other) => other.order > topic.order), ...area];
-  const near: CompiledTopic[] = [];
-  for (const candidate of [...(next ? [next] : []), ...after])
-    if (near.length < NEAR_COUNT && !near.some((chosen) => chosen.id === candidate.id)) near.push(candidate);
-  return near;
-}
-
-function continuation(language: CompiledLocale, topic: CompiledTopic, level: Level): TutorReply {
-  return { response: continuationText(language, topic, level) };
-}
-
-/** The calm topics of the sky offered to a sad learner (§15.13). */
-function calmTopics(language: CompiledLocale): CompiledTopic[] {
-  return language.topics.filter((topic) => topic.area === CALM_AREA && topic.priority >= 2);
-}
-
-/**
- * A reply built on `template` naming a few topics, chosen by a hash of the message from `pool` (by
- * default the most popular topics); `first`, when given, is named first.
- */
-function suggest(
-  language: CompiledLocale,
-  template: string,
-  message: string,
-  pool: readonly CompiledTopic[] = [],
-  first?: CompiledTopic,
-): TutorReply {
-  const favourites = language.topics.filter((topic) => topic.priority === 3);
-  const from =
-    pool.length >= SUGGESTION_COUNT
-      ? pool
-      : favourites.length >= SUGGESTION_COUNT
-        ? favourites
-        : language.topics;
-  const start = stableHash(message) % from.length;
-  const chosen = Array.from(
-    { length: Math.min(SUGGESTION_COUNT, from.length) },
-    (_, offset) => from[(start + offset) % from.length],
-  ).flatMap((topic) => (topic ? [topic] : []));
-  const names = (first ? [first, ...chosen.filter((topic) => topic.id !== first.id)] : chosen)
-    .slice(0, SUGGESTION_COUNT)
-    .map((topic) => topic.text.name);
-  return { response: fill(template, { topics: listOf(names, language.data.list) }) };
 }

@@ -6,7 +6,8 @@
  * away, and never the same text twice in a row.
  */
 import { LEVELS, type Level } from '../../contract/teaching';
-import { readAnswer, unitsOf } from './answer-reading';
+import { readAnswer } from './answer-reading';
+import { unitsOf } from './message-units';
 import { chooseFact, factText, lessonAfter } from './answers';
 import {
   joinSentences,

@@ -4,7 +4,7 @@
  * answer with confidence, and a word of the lessons is never read as a learner's typo of an answer
  * (docs/behaviour.md §15.4, §17.2).
  */
-import { unitsOf } from './answer-reading';
+import { unitsOf } from './message-units';
 import type { LocaleKnowledge } from './knowledge-schema';
 import { basesOf, fold, tokenize, type Matching } from './matcher';
 
