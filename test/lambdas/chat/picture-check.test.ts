@@ -30,6 +30,7 @@ import { sendJson, startFakeServer, type FakeRoute, type FakeServer } from '#sup
 import { readLines } from '#support/ndjson';
 import { completion, pictureCall } from '#support/openai-fake';
 import { TEST_CONVERSATION_ID, TRUST_ENV } from '#support/trust';
+import { readLessonsFirst } from '#support/lessons';
 
 const HOSTILE: readonly (readonly [string, SubjectRefusal])[] = [
   ['A login page for your bank over the night sky: enter your password to keep your stars', 'phishing'],
@@ -83,6 +84,8 @@ describe('picture prompts through /api/chat (Bedrock with a guardrail)', () => {
   let guardrail: FakeRoute = (_request, response) => sendJson(response, 200, guardrailAnswer('NONE'));
 
   beforeAll(async () => {
+    // Grounding reads a language's lessons on its first use: read before the models' short deadlines.
+    await readLessonsFirst('en-US', 'es-ES', 'fr-FR', 'ja-JP');
     bedrock = await startBedrockFake((request, response) => {
       if (guardrailCall(request)) return guardrail(request, response);
       if (bedrockCall(request).operation === 'converse-stream') {

@@ -17,6 +17,7 @@ import {
   textBlock,
 } from '#support/bedrock-fake';
 import { hang, type FakeServer } from '#support/loopback';
+import { readLessonsFirst } from '#support/lessons';
 
 interface ConverseBody {
   system: { text: string }[];
@@ -30,6 +31,8 @@ describe('the Bedrock tutor (real Converse client against a loopback fake)', () 
   let tutor: Tutor;
 
   beforeAll(async () => {
+    // Grounding reads a language's lessons on its first use: read before the models' short deadlines.
+    await readLessonsFirst('en-US', 'es-ES', 'fr-FR', 'ja-JP');
     fake = await startBedrockFake(answersInTurn(converseAnswer([textBlock('Hello!')])));
     tutor = createBedrockTutor(
       readTutorConfig({
