@@ -9,9 +9,8 @@ import type { Locale } from '../contract/languages';
 import type { Level } from '../contract/teaching';
 import { errorFields, log } from '../lib/log';
 import { chooseFact, factText } from './offline/answers';
-import type { CompiledLocale } from './offline/compiled-locale';
+import { rankedMatches, type CompiledLocale } from './offline/compiled-locale';
 import { lessonsFromAsync, type ReadLessonFileAsync } from './offline/knowledge';
-import { compareCandidates, coverAll, prepareMessage } from './offline/matcher';
 import type { ReferenceNote } from './system-prompt';
 import { isInitMessage } from './system-prompt';
 
@@ -63,13 +62,7 @@ export const referenceNotes: ReferenceNotesOf = createGrounding();
  * English fallback), each as the fact that answers the message (if one does) and the level's lesson.
  */
 function bestNotes(message: string, language: CompiledLocale, level: Level): ReferenceNote[] {
-  const coverage = coverAll(prepareMessage(message, language.matching), language.keywords, language.matching);
-  const ranked = [...coverage]
-    .flatMap(([order, covered]) => {
-      const topic = language.topics[order];
-      return topic ? [{ ...covered, priority: topic.priority, order, topic }] : [];
-    })
-    .sort(compareCandidates);
+  const ranked = rankedMatches(message, language, language.keywords);
   const best = ranked[0];
   // Stryker disable next-line ConditionalExpression: with nothing ranked there is nothing to filter either.
   if (!best) return [];

@@ -229,20 +229,29 @@ export interface TopicMatch {
   readonly score: number;
 }
 
+/**
+ * The topics whose patterns cover the message, best first (§15.4's ranking: letters covered, then
+ * priority, then the lessons' order), each with how much it covers. Grounding for the model tutors reads
+ * the same ranking (lambdas/tutor/grounding.ts).
+ */
+export function rankedMatches(message: string, language: CompiledLocale, index: PatternIndex): TopicMatch[] {
+  const coverage = coverAll(prepareMessage(message, language.matching), index, language.matching);
+  return [...coverage]
+    .flatMap(([order, covered]) => {
+      const topic = language.topics[order];
+      return topic ? [{ topic, priority: topic.priority, order, ...covered }] : [];
+    })
+    .sort(compareCandidates)
+    .map(({ topic, score }) => ({ topic, score }));
+}
+
 /** The topic whose patterns cover the message best, if any matched, with how much they cover. */
 export function bestMatch(
   message: string,
   language: CompiledLocale,
   index: PatternIndex,
 ): TopicMatch | undefined {
-  const coverage = coverAll(prepareMessage(message, language.matching), index, language.matching);
-  const best = [...coverage]
-    .flatMap(([order, covered]) => {
-      const topic = language.topics[order];
-      return topic ? [{ topic, priority: topic.priority, order, ...covered }] : [];
-    })
-    .sort(compareCandidates)[0];
-  return best ? { topic: best.topic, score: best.score } : undefined;
+  return rankedMatches(message, language, index)[0];
 }
 
 /** The topic whose patterns cover the message best, if any matched. */

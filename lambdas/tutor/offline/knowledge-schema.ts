@@ -31,15 +31,7 @@ export const SHAPES = [
 export type Shape = (typeof SHAPES)[number];
 
 /** The shapes that ask for one figure or fact; the others (what if, can we, why, what is) are general. */
-export const SPECIFIC_SHAPES: ReadonlySet<Shape> = new Set([
-  'how-far',
-  'how-big',
-  'how-hot',
-  'how-old',
-  'how-long',
-  'how-fast',
-  'how-many',
-]);
+export const SPECIFIC_SHAPES: ReadonlySet<Shape> = new Set(SHAPES.slice(0, SHAPES.indexOf('what-if')));
 
 /** The ten areas of the lessons (docs/behaviour.md §15.8). */
 export const AREAS = [
