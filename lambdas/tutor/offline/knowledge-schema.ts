@@ -113,7 +113,7 @@ export const topicIndexSchema = z
             .max(IMAGE_PROMPT_MAX_CHARS)
             .regex(/^[\x20-\x7e]+$/, 'picture prompts are plain English ASCII')
             .optional(),
-          /** Where every figure and fact of the topic was checked (docs/behaviour.md §15.10). */
+          /** Where every figure and fact of the topic was checked (docs/behaviour.md §15.8). */
           sources: z.array(sourceSchema).min(1),
         }),
       )

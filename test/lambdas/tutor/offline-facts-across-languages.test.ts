@@ -1,5 +1,5 @@
 /**
- * The same facts in every language (docs/behaviour.md §15.10): each topic has as many facts in every
+ * The same facts in every language (docs/behaviour.md §15.9): each topic has as many facts in every
  * language, in the same order, and every number a translation states is one the English master states
  * (the same figure whatever its notation: 4.6 / 4,6, 384,400 / 384.400 / 38.44万, 1億5000万, ٣٦٥). English
  * is the master because it also gives miles; small counts (1 to 12) may be words in one language and
