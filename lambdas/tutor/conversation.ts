@@ -47,9 +47,10 @@ export interface ModelPrompt {
  * lessons that best match the learner's message (§17.6), and the conversation as the model takes it.
  */
 export async function modelPrompt(request: TutorRequest): Promise<ModelPrompt> {
-  const notes = await referenceNotes(request.userMessage, request.language);
+  const level = request.level ?? DEFAULT_LEVEL;
+  const notes = await referenceNotes(request.userMessage, request.language, level);
   return {
-    system: systemPrompt(request.language, request.level ?? DEFAULT_LEVEL, notes),
+    system: systemPrompt(request.language, level, notes),
     turns: modelTurns(request),
   };
 }

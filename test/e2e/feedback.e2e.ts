@@ -23,7 +23,7 @@ async function threeQuestions(page: Page): Promise<void> {
   await typeAndWait(page, 'What is the Sun?');
   await typeAndWait(page, 'What is Mars?');
   expect(await dialog(page).count()).toBe(0);
-  await page.getByLabel('Type a message to Astro').fill('A star');
+  await page.getByLabel('Type a message to Astro').fill('Nuclear fusion');
   await page.getByRole('button', { name: 'Send' }).click();
   await dialog(page).waitFor();
 }
@@ -32,7 +32,7 @@ async function threeQuestions(page: Page): Promise<void> {
 async function neverAgain(page: Page): Promise<void> {
   await page.locator('#status-line', { hasText: 'Listening...' }).waitFor();
   await typeAndWait(page, 'What is Saturn?');
-  await typeAndWait(page, 'Ice and rock');
+  await typeAndWait(page, 'Mostly ice');
   expect(await dialog(page).count()).toBe(0);
 }
 
@@ -122,7 +122,7 @@ describe('the feedback modal in Chromium', () => {
     // Not in a new conversation either.
     await page.getByRole('button', { name: 'End Conversation' }).click();
     await startConversation(page);
-    for (const message of ['What is a star?', 'What is Mars?', 'Rusty red dust'])
+    for (const message of ['What is a star?', 'What is Mars?', 'The blue one'])
       await typeAndWait(page, message);
     expect(await dialog(page).count()).toBe(0);
     expect(posted).toHaveLength(1);

@@ -111,7 +111,7 @@ async function threeQuestions(page: Page, ui: AppUi): Promise<void> {
   await typeAndWait(ui, 'What is the Sun?');
   await typeAndWait(ui, 'What is Mars?');
   expect(await dialogOpen(page)).toBe(false);
-  await typeMessage(ui, 'A star');
+  await typeMessage(ui, 'Nuclear fusion');
   await page.locator(byRole('dialog', 'Share Your Feedback')).wait();
 }
 

@@ -23,12 +23,12 @@ const app = useTestApp();
  */
 const PROMPT = offlinePicturePrompt('saturn');
 
-/** The check question that ends the offline Saturn lesson (lambdas/tutor/offline/knowledge/en-US.json). */
+/** The check question that ends the offline Saturn lesson for a teen (lambdas/tutor/offline/knowledge/en-US.json). */
 const SATURN_QUESTION = (
   JSON.parse(readFileSync(join(process.cwd(), 'lambdas/tutor/offline/knowledge/en-US.json'), 'utf8')) as {
-    topics: Record<string, { check: { question: string } }>;
+    topics: Record<string, { levels: { teen: { check: { question: string } } } }>;
   }
-).topics.saturn?.check.question;
+).topics.saturn?.levels.teen.check.question;
 
 /** Holds every picture until the test releases it, so it arrives after the whole reply. */
 async function holdPictures(page: Page): Promise<() => void> {

@@ -55,7 +55,7 @@ describe('how it looks in Chromium', () => {
 
     // The right answer to the black hole's check question, still open after the question about Saturn: a
     // star, and the pause the feedback dialog waits for.
-    await speech(page, 'say', 'Nothing, not even light');
+    await speech(page, 'say', 'The event horizon');
     await page.getByRole('dialog', { name: 'Share Your Feedback' }).waitFor();
     await page.getByRole('radio', { name: 'Helpfulness: 4 of 5' }).check({ force: true });
     expect(await seriousViolations(page)).toEqual([]);

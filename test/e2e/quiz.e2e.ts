@@ -16,7 +16,14 @@ const app = useTestApp();
 interface Lessons {
   readonly checkTryAgain: string;
   readonly topics: Readonly<
-    Record<string, { readonly check: { question: string; answers: string[]; hint: string } }>
+    Record<
+      string,
+      {
+        readonly levels: {
+          readonly teen: { readonly check: { question: string; answers: string[]; hint: string } };
+        };
+      }
+    >
   >;
 }
 
@@ -77,11 +84,12 @@ describe('quiz me, offline, with a star for the right answer', () => {
 
       const quiz = await ask(page, replies, locale, quizMe, t.takeYourTime);
       expect(quiz.check).toEqual({ type: 'question' });
-      const asked = Object.values(topics).find(({ check }) =>
-        quiz.response.trimEnd().endsWith(check.question),
+      // The quiz asks a teen's checks (the level the app starts at).
+      const asked = Object.values(topics).find(({ levels }) =>
+        quiz.response.trimEnd().endsWith(levels.teen.check.question),
       );
       expect(asked, quiz.response).toBeDefined();
-      const { hint, answers } = asked?.check ?? { hint: '', answers: [] };
+      const { hint, answers } = asked?.levels.teen.check ?? { hint: '', answers: [] };
 
       const nudge = await ask(page, replies, locale, dontKnow, t.takeYourTime);
       // The judgement asks again, and says so (docs/behaviour.md §17.2, §17.5).

@@ -7,151 +7,13 @@
  * planet like the stars", "a star because planets reflect light"); where two options overlap, the longer
  * one is what was said («כוכב לכת» is a planet, not «כוכב», a star).
  */
-import { basesOf, fold, tokenize, wordMatches, type Matching } from './matcher';
+import { type Matching } from './matcher';
+import { allOccurrences, unitsOf, type Span, type Units } from './message-units';
 
 /** How far after an option a negation written after it may start (particles between: 「太陽からじゃない」). */
 const AFTER_REACH = 4;
 /** A typo of one letter is forgiven in an accepted answer at least this long ("gravaty"). */
 const TYPO_MIN_LETTERS = 6;
-
-/**
- * A message as units, words in spaced scripts and characters in Chinese and Japanese, with where a clause
- * boundary (punctuation) falls before a unit.
- */
-export interface Units {
-  readonly units: readonly string[];
-  readonly breaks: readonly boolean[];
-}
-
-/** Punctuation that ends a clause; apostrophes and hyphens do not (they are inside words). */
-const BOUNDARY = /[.,;:!?…—–()[\]{}"“”«»،؛؟¿¡。，、；：！？「」『』]/u;
-const HAN_OR_KANA = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]+/gu;
-/** Digits and Chinese and Japanese numerals, one character each. */
-const DIGIT = /^[\p{N}一二三四五六七八九十百千万]$/u;
-
-/** The last few texts read, so one message read by several rules is split once (and indexed once). */
-const recent = new Map<string, Units>();
-const RECENT_TEXTS = 16;
-
-export function unitsOf(text: string, matching: Matching): Units {
-  const key = `${matching.mode}\u0000${matching.prefixes.join(',')}\u0000${matching.suffixes.join(',')}\u0000${text}`;
-  const known = recent.get(key);
-  if (known) return known;
-  const units = splitUnits(text, matching);
-  if (recent.size >= RECENT_TEXTS) recent.delete(recent.keys().next().value ?? '');
-  recent.set(key, units);
-  return units;
-}
-
-function splitUnits(text: string, matching: Matching): Units {
-  const folded = fold(text, matching.mode);
-  const units: string[] = [];
-  const breaks: boolean[] = [];
-  if (matching.mode === 'characters') {
-    let pending = false;
-    for (const character of folded) {
-      if (BOUNDARY.test(character)) pending = true;
-      else if (/[\p{L}\p{N}\p{M}]/u.test(character)) {
-        units.push(character);
-        breaks.push(pending);
-        pending = false;
-      }
-    }
-    return { units, breaks };
-  }
-  const spaced = folded.replace(HAN_OR_KANA, ' ');
-  let last = 0;
-  for (const match of spaced.matchAll(/[\p{L}\p{N}]+/gu)) {
-    units.push(match[0]);
-    breaks.push(BOUNDARY.test(spaced.slice(last, match.index)));
-    last = match.index + match[0].length;
-  }
-  return { units, breaks };
-}
-
-/** A phrase as the units it must match. */
-export function phraseUnits(phrase: string, matching: Matching): string[] {
-  return matching.mode === 'characters'
-    ? unitsOf(phrase, matching).units.slice()
-    : tokenize(fold(phrase, matching.mode));
-}
-
-interface Span {
-  readonly start: number;
-  readonly end: number;
-}
-
-/** Every place a phrase occurs, never across a clause boundary; `affixes`: the language's clitics and endings. */
-/**
- * Where each unit could start a phrase: every character of a Chinese or Japanese message, every word of
- * another as the spellings it could stand for without its clitics and endings. A phrase is then tried
- * only where its first unit stands, so a long message costs one lookup per phrase.
- */
-const startsByUnit = new WeakMap<Units, ReadonlyMap<string, readonly number[]>>();
-
-function positionsOf(message: Units, matching: Matching): ReadonlyMap<string, readonly number[]> {
-  const known = startsByUnit.get(message);
-  if (known) return known;
-  const positions = new Map<string, number[]>();
-  message.units.forEach((unit, index) => {
-    const bases = matching.mode === 'characters' ? [unit] : [unit, ...basesOf(unit, matching)];
-    for (const base of new Set(bases)) {
-      const at = positions.get(base);
-      if (at) at.push(index);
-      else positions.set(base, [index]);
-    }
-  });
-  startsByUnit.set(message, positions);
-  return positions;
-}
-
-function occurrencesOf(
-  message: Units,
-  pattern: readonly string[],
-  matching: Matching,
-  affixes: boolean,
-): Span[] {
-  const how: Matching = affixes ? matching : { ...matching, prefixes: [], suffixes: [] };
-  const spans: Span[] = [];
-  if (pattern.length === 0) return spans;
-  const hits = (start: number) =>
-    start + pattern.length <= message.units.length &&
-    pattern.every(
-      (unit, offset) =>
-        (offset === 0 || !message.breaks[start + offset]) &&
-        (matching.mode === 'characters'
-          ? message.units[start + offset] === unit
-          : wordMatches(message.units[start + offset] ?? '', unit, how, offset === pattern.length - 1)),
-    );
-  // A number is never part of a longer one: "88" is not in "188", 「八」 not in 「十八」.
-  const numberCut = (start: number) =>
-    matching.mode === 'characters' &&
-    ((DIGIT.test(pattern[0] ?? '') && DIGIT.test(message.units[start - 1] ?? '')) ||
-      (DIGIT.test(pattern[pattern.length - 1] ?? '') &&
-        DIGIT.test(message.units[start + pattern.length] ?? '')));
-  const starts = positionsOf(message, matching).get(pattern[0] ?? '') ?? [];
-  for (const start of starts)
-    if (hits(start) && !numberCut(start)) spans.push({ start, end: start + pattern.length });
-  return spans;
-}
-
-function allOccurrences(
-  message: Units,
-  patterns: readonly (readonly string[])[],
-  matching: Matching,
-  affixes = false,
-): Span[] {
-  return patterns.flatMap((pattern) => occurrencesOf(message, pattern, matching, affixes));
-}
-
-/** Where the phrases occur in the message (as units, without affixes). */
-export function occurrences(
-  message: Units,
-  phrases: readonly (readonly string[])[],
-  matching: Matching,
-): { readonly start: number; readonly end: number }[] {
-  return allOccurrences(message, phrases, matching);
-}
 
 const overlaps = (a: Span, b: Span) => a.start < b.end && b.start < a.end;
 
@@ -187,6 +49,13 @@ export interface JudgingUnits {
   readonly both: readonly (readonly string[])[];
   /** "I don't know" and the like: their "not" negates nothing ("I don't know, maybe a star"). */
   readonly dontKnow: readonly (readonly string[])[];
+  /** "Nobody knows", 谁也不知道: an "I don't know" phrase inside one of them is no giving up. */
+  readonly nobodyKnows?: readonly (readonly string[])[];
+  /**
+   * Whether a word is one of the language's own (it occurs in its lessons): such a word is never read
+   * as a typo of an accepted answer ("contro" is no slip for "scontro").
+   */
+  readonly knownWord?: (word: string) => boolean;
 }
 
 /** A check question's options as units: its accepted answers, and each known mistake's words. */
@@ -199,8 +68,9 @@ export interface OptionUnits {
    */
   readonly neutral?: readonly (readonly string[])[];
   /**
-   * The other topics' words: a one-character option inside one of them is not said («土», soil, is not
-   * said in «土星», Saturn; 「月」 not in 「満月」).
+   * Every topic's words, shared by all checks of a language (the topic's own words, `neutral`, are set
+   * aside when reading): a one-character option inside another topic's word is not said («土», soil, is
+   * not said in «土星», Saturn; 「月」 not in 「満月」).
    */
   readonly foreign?: readonly (readonly string[])[];
 }
@@ -244,10 +114,15 @@ export function readAnswer(
       allOccurrences(said, patterns, matching, true).map((span) => ({ ...span, option })),
     ),
   ].map((mention) => ({ ...mention, letters: letters(mention) }));
-  found.push(...typos(said, options, found, matching));
+  found.push(...typos(said, options, found, matching, judging.knownWord));
   const neutral = allOccurrences(said, options.neutral ?? [], matching, true);
+  const own = new Set((options.neutral ?? []).map((words) => words.join('\u0000')));
   const foreign =
-    matching.mode === 'characters' ? allOccurrences(said, options.foreign ?? [], matching, true) : [];
+    matching.mode === 'characters'
+      ? allOccurrences(said, options.foreign ?? [], matching, true).filter(
+          (span) => !own.has(said.units.slice(span.start, span.end).join('\u0000')),
+        )
+      : [];
   const inside = (spans: readonly Span[], mention: Mention) =>
     spans.some(
       (span) => span.start <= mention.start && span.end >= mention.end && letters(span) > mention.letters,
@@ -259,10 +134,7 @@ export function readAnswer(
   // "I don't know" counts only as its own clause ("I don't know, maybe a star"; a short one needs its
   // comma: "no se hace más pequeño" is not «no sé»); the words inside it are no answer («j'en sais rien»
   // names no «rien»).
-  const alone = (span: Span) =>
-    (span.start === 0 || said.breaks[span.start] === true) &&
-    (span.end === said.units.length || said.breaks[span.end] === true || span.end - span.start >= 3);
-  const givingUp = allOccurrences(said, judging.dontKnow, matching).filter(alone);
+  const givingUp = givingUpSpans(said, judging, matching).filter((span) => standsAlone(said, span));
   const inGivingUp = (mention: Mention) =>
     givingUp.some((span) => span.start <= mention.start && span.end >= mention.end);
   // Where options overlap, the longer is what was said.
@@ -343,44 +215,60 @@ export function readAnswer(
 }
 
 /** Accepted one-word answers written with one letter wrong, in words no option already covers. */
-function typos(said: Units, options: OptionUnits, found: readonly Mention[], matching: Matching): Mention[] {
+function typos(
+  said: Units,
+  options: OptionUnits,
+  found: readonly Mention[],
+  matching: Matching,
+  knownWord: (word: string) => boolean = () => false,
+): Mention[] {
   if (matching.mode === 'characters') return [];
   const long = options.answers.flatMap((pattern) =>
     pattern.length === 1 && (pattern[0]?.length ?? 0) >= TYPO_MIN_LETTERS ? [pattern[0] ?? ''] : [],
   );
   return said.units.flatMap((unit, start) => {
     if (found.some((mention) => start >= mention.start && start < mention.end)) return [];
+    if (knownWord(unit)) return [];
     return long.some((answer) => oneEditApart(unit, answer))
       ? [{ start, end: start + 1, option: -1, letters: unit.length }]
       : [];
   });
 }
 
-/** Whether any of the phrases occurs in the message (as units, without affixes). */
-export function saysAny(
-  message: Units,
-  phrases: readonly (readonly string[])[],
+/**
+ * Where the message says "I don't know" (or the like), leaving out those inside a statement that nobody
+ * knows (谁也不知道).
+ */
+export function givingUpSpans(said: Units, judging: JudgingUnits, matching: Matching): Span[] {
+  const nobody = allOccurrences(said, judging.nobodyKnows ?? [], matching);
+  return allOccurrences(said, judging.dontKnow, matching).filter(
+    (span) => !nobody.some((other) => other.start <= span.start && other.end >= span.end),
+  );
+}
+
+/**
+ * Whether the message gives up on the question: an "I don't know" phrase as its own clause (a short one
+ * needs a clause of its own, or only filler words after it: «ni idea tío» gives up, «no se ve» is no
+ * «no sé»).
+ */
+export function givesUp(
+  said: Units,
+  judging: JudgingUnits,
   matching: Matching,
+  fillers: ReadonlySet<string> = new Set(),
 ): boolean {
-  return allOccurrences(message, phrases, matching).length > 0;
+  return givingUpSpans(said, judging, matching).some((span) => standsAlone(said, span, fillers));
 }
 
-/** Where the first of the phrases occurs, as a unit index; undefined when none does. */
-export function firstAt(
-  message: Units,
-  phrases: readonly (readonly string[])[],
-  matching: Matching,
-): number | undefined {
-  const starts = allOccurrences(message, phrases, matching).map((span) => span.start);
-  return starts.length === 0 ? undefined : Math.min(...starts);
-}
-
-/** Where the last of the phrases ends, as a unit index; undefined when none occurs. */
-export function lastEnd(
-  message: Units,
-  phrases: readonly (readonly string[])[],
-  matching: Matching,
-): number | undefined {
-  const ends = allOccurrences(message, phrases, matching).map((span) => span.end);
-  return ends.length === 0 ? undefined : Math.max(...ends);
+/**
+ * A span that is its own clause (words in `fillers` after it do not count), or (three units or more)
+ * opens or closes one.
+ */
+function standsAlone(said: Units, span: Span, fillers: ReadonlySet<string> = new Set()): boolean {
+  let end = span.end;
+  while (end < said.units.length && said.breaks[end] !== true && fillers.has(said.units[end] ?? '')) end += 1;
+  return (
+    (span.start === 0 || said.breaks[span.start] === true) &&
+    (end === said.units.length || said.breaks[end] === true || span.end - span.start >= 3)
+  );
 }

@@ -14,32 +14,26 @@
 import type { ChatTurn } from '../../contract/schemas';
 import type { Level } from '../../contract/teaching';
 import type { TutorReply } from '../tutor';
-import {
-  firstAt,
-  lastEnd,
-  namesAnOption,
-  occurrences,
-  readAnswer,
-  saysAny,
-  unitsOf,
-  type Units,
-} from './answer-reading';
+import { givesUp, givingUpSpans, namesAnOption, readAnswer } from './answer-reading';
 import {
   fill,
   joinSentences,
   questionAtEnd,
+  topicOfCheck,
+  type CompiledCheck,
   type CompiledLocale,
   type CompiledTopic,
 } from './compiled-locale';
+import { occurrences, saysAny, unitsOf, type Units } from './message-units';
 import { afterQuizAnswer, isCorrectVerdict, quizProgress, type QuizProgress } from './quiz';
-import { answerAside, answeringSentence, explainAgain } from './re-explain';
-
-/** In Chinese and Japanese, a question word this near the start (in characters) makes a question. */
-const QUESTION_WORD_WITHIN = { characters: 2 } as const;
+import { asksAnywhere, ownQuestion } from './own-questions';
+import { answerAside, answerOwnQuestion, explainAgain } from './re-explain';
 
 /** The check question Astro's last turn ended with, and how the learner has tried so far. */
 export interface OpenCheck {
   readonly topic: CompiledTopic;
+  /** The level's check that was asked (each level has its own, §17.1). */
+  readonly check: CompiledCheck;
   /** The learner already had a hint for this asking of the question: another wrong try reveals the answer. */
   readonly secondTry: boolean;
   /** Astro's turns since the question was asked, oldest first (what was said while it is open). */
@@ -53,22 +47,31 @@ export function assistantTurns(history: readonly ChatTurn[]): string[] {
   return history.filter((turn) => turn.role === 'assistant').map((turn) => turn.content);
 }
 
-/** The check question left open by Astro's last turn, if any (§17.2). */
-export function openCheck(history: readonly ChatTurn[], language: CompiledLocale): OpenCheck | undefined {
+/**
+ * The check question left open by Astro's last turn, if any (§17.2); where levels share a question, the
+ * learner's level's check.
+ */
+export function openCheck(
+  history: readonly ChatTurn[],
+  language: CompiledLocale,
+  level?: Level,
+): OpenCheck | undefined {
   const turns = assistantTurns(history);
   const last = turns[turns.length - 1];
   if (last === undefined) return undefined;
-  const topic = questionAtEnd(last, language);
-  if (!topic) return undefined;
+  const check = questionAtEnd(last, language, level);
+  if (!check) return undefined;
+  const question = check.text.question;
   // The question stays open over every turn that ends with it: a hint, an explanation, an aside.
   let first = turns.length - 1;
-  while (first > 0 && questionAtEnd(turns[first - 1] ?? '', language)?.id === topic.id) first -= 1;
+  while (first > 0 && (turns[first - 1] ?? '').trimEnd().endsWith(question)) first -= 1;
   const asked = turns.slice(first);
   // A hint is only ever said in the try-again reply, right before the question is asked again.
-  const tries = topic.hints.map((hint) => fill(language.data.checkTryAgain, { hint }));
-  const quiz = quizProgress(turns, language);
+  const tries = check.hints.map((hint) => fill(language.data.checkTryAgain, { hint }));
+  const quiz = quizProgress(turns, language, level);
   return {
-    topic,
+    topic: topicOfCheck(check, language),
+    check,
     secondTry: asked.some((turn) => tries.some((sentence) => turn.includes(sentence))),
     asked,
     ...(quiz ? { quiz } : {}),
@@ -95,26 +98,32 @@ export function readMessage(
   language: CompiledLocale,
 ): Reading {
   const { matching } = language;
-  const reading = readAnswer(message, open.topic.options, language.judging, matching);
+  const reading = readAnswer(message, open.check.options, language.judging, matching);
   const named = namesAnOption(reading);
   const elsewhere = other && other.id !== open.topic.id ? other : undefined;
-  const asking = ownQuestion(message, language);
+  // In Chinese and Japanese a question word may come late (「那星星为什么会一闪一闪的」): beside another
+  // topic's own words it asks about that topic.
+  const asking =
+    ownQuestion(message, language) ??
+    (elsewhere && matching.mode === 'characters' && asksAnywhere(message, language) ? 'open' : undefined);
   const firstMistake = reading.mistakes[0];
   const said = unitsOf(message, matching);
   // «c'est quoi la réponse» gives up; its «quoi» is no request for help.
-  const givingUp = occurrences(said, language.judging.dontKnow, matching);
+  const givingUp = givingUpSpans(said, language.judging, matching);
   const helps =
     asksForHelp(said, language) &&
     !occurrences(said, language.help, matching).every((help) =>
       givingUp.some((span) => span.start <= help.start && span.end >= help.end),
     );
-  // "What's the answer?", 「答えを教えて」: giving up, even in the words of a question.
-  if (!named && !reading.both && !helps && saysAny(said, language.judging.dontKnow, matching))
+  // "What's the answer?", 「答えを教えて」: giving up, even in the words of a question («no se ve» is none).
+  if (!named && !reading.both && !helps && givesUp(said, language.judging, matching, language.openers))
     return { kind: 'no-answer' };
 
   // "What does planet mean?": about an option's word, which its hint explains.
   if (firstMistake !== undefined && asksForHelp(said, language, language.helpMeaning))
     return { kind: 'explain', mistake: firstMistake };
+  // "What do you mean?" asks what the question means, not for a fact about a "mean" anything.
+  if (!named && !elsewhere && asksForHelp(said, language, language.helpMeaning)) return { kind: 'explain' };
   // "Why?", "what's a planet?", "how far is the Moon?": a question is never an answer.
   if (asking === 'open') {
     // "How far is the Moon?" is about another topic, even when that topic is the answer: it is answered.
@@ -129,7 +138,7 @@ export function readMessage(
   if (reading.right) return { kind: 'right' };
   if (reading.negatesRight) {
     // "Not a star": when the question has one wrong option, the learner chose it.
-    const only = open.topic.options.mistakes.length === 1 ? 0 : undefined;
+    const only = open.check.options.mistakes.length === 1 ? 0 : undefined;
     return { kind: 'wrong', ...(only === undefined ? {} : { mistake: only }) };
   }
   // "Not a planet": nothing chosen yet; no try used.
@@ -158,43 +167,9 @@ function asksForHelp(
   );
 }
 
-/** "Nothing" in Chinese and Japanese starts with a question word: 「なにも」, 「什么都」, 「谁也」. */
-const NOT_A_QUESTION_AFTER = new Set(['も', '都', '也']);
-
-/**
- * Whether the message is a question of the learner's own: `open` when a question word asks it ("why",
- * "how far", 「なんで」); `yes-no` when a yes-or-no opener does, or it ends like a question. A yes-or-no
- * question naming an option is a guess ("is it a star?"), judged as an answer.
- */
-export function ownQuestion(message: string, language: CompiledLocale): 'open' | 'yes-no' | undefined {
-  const { matching } = language;
-  const said = unitsOf(message, matching);
-  const marked = /[?？؟]\s*$/u.test(message);
-  if (matching.mode === 'characters') {
-    const endsAsking = marked || lastEnd(said, language.askWords, matching) === said.units.length;
-    const asks = occurrences(said, language.questionWords, matching).some(
-      (span) =>
-        !NOT_A_QUESTION_AFTER.has(said.units[span.end] ?? '') &&
-        (span.start <= QUESTION_WORD_WITHIN.characters || span.end === said.units.length || endsAsking),
-    );
-    if (asks) return 'open';
-    const opensAsking = firstAt(said, language.askWords, matching) === 0;
-    return endsAsking || opensAsking ? 'yes-no' : undefined;
-  }
-  // Words before the question word may only be openers: "wait, how far…", never "I think what…".
-  let start = 0;
-  while (start < said.units.length && language.openers.has(said.units[start] ?? '')) start += 1;
-  const opening = { units: said.units.slice(start), breaks: said.breaks.slice(start) };
-  // Typed with a question mark, a question word may come later: "a lua fica a quantos quilômetros?".
-  if (firstAt(opening, language.questionWords, matching) === 0) return 'open';
-  if (marked && firstAt(said, language.questionWords, matching) !== undefined) return 'open';
-  if (firstAt(opening, language.askWords, matching) === 0 || marked) return 'yes-no';
-  return undefined;
-}
-
 /** Whether the learner already answered this question right earlier in the conversation (§17.4). */
 function answeredRightBefore(
-  topic: CompiledTopic,
+  check: CompiledCheck,
   turns: readonly string[],
   language: CompiledLocale,
 ): boolean {
@@ -202,7 +177,7 @@ function answeredRightBefore(
     (turn, index) =>
       index > 0 &&
       isCorrectVerdict(turn, language) &&
-      questionAtEnd(turns[index - 1] ?? '', language)?.id === topic.id,
+      (turns[index - 1] ?? '').trimEnd().endsWith(check.text.question),
   );
 }
 
@@ -223,14 +198,14 @@ export interface Judging {
 export function respond(judging: Judging, language: CompiledLocale): TutorReply {
   const { open, reading } = judging;
   const { data } = language;
-  const question = open.topic.text.check.question;
+  const question = open.check.text.question;
   switch (reading.kind) {
     case 'pick-one':
       return { response: fill(data.checkPickOne, { question }), check: { type: 'question' } };
     case 'explain': {
       // A question of the learner's own that the lesson answers: "Good question!", the answer, the question.
       const answer = reading.asked
-        ? answeringSentence(judging.message, open.topic, language, open.topic)
+        ? answerOwnQuestion(judging.message, open.topic, judging.level, language, open.check)
         : undefined;
       return {
         response: answer
@@ -239,6 +214,7 @@ export function respond(judging: Judging, language: CompiledLocale): TutorReply 
               text: explainAgain(
                 judging.message,
                 open.topic,
+                open.check,
                 judging.level,
                 language,
                 open.asked,
@@ -252,7 +228,7 @@ export function respond(judging: Judging, language: CompiledLocale): TutorReply 
     case 'aside':
       return {
         response: fill(data.checkAside, {
-          text: answerAside(judging.message, reading.topic, judging.level, language, open.topic),
+          text: answerAside(judging.message, reading.topic, judging.level, language, open.check),
           question,
         }),
         ...(reading.topic.imagePrompt ? { imagePrompt: reading.topic.imagePrompt } : {}),
@@ -261,7 +237,7 @@ export function respond(judging: Judging, language: CompiledLocale): TutorReply 
     case 'right':
       return judge(
         open,
-        { correct: true, again: answeredRightBefore(open.topic, judging.turns, language) },
+        { correct: true, again: answeredRightBefore(open.check, judging.turns, language) },
         judging.level,
         language,
       );
@@ -291,11 +267,11 @@ export function judge(
 ): TutorReply {
   const { correct, mistake, again = false } = verdict;
   const { data } = language;
-  const { text } = check.topic;
+  const { text } = check.check;
   if (!correct && !check.secondTry) {
-    const hint = (mistake === undefined ? undefined : text.check.mistakes[mistake]?.hint) ?? text.check.hint;
+    const hint = (mistake === undefined ? undefined : text.mistakes[mistake]?.hint) ?? text.hint;
     return {
-      response: joinSentences(language, fill(data.checkTryAgain, { hint }), text.check.question),
+      response: joinSentences(language, fill(data.checkTryAgain, { hint }), text.question),
       check: { type: 'answer', correct: false, openQuestion: true },
     };
   }
@@ -303,11 +279,11 @@ export function judge(
     ? again
       ? data.checkCorrectAgain
       : data.checkCorrect
-    : fill(data.checkReveal, { answer: text.check.answer });
+    : fill(data.checkReveal, { answer: text.answer });
   const then = check.quiz
     ? afterQuizAnswer(check.quiz, correct, language, level)
     : correct
-      ? continuationText(language, check.topic)
+      ? continuationText(language, check.topic, check.check.level)
       : undefined;
   const asksNext = then !== undefined && questionAtEnd(then, language) !== undefined;
   const response = then === undefined ? said : joinSentences(language, said, then);
@@ -318,9 +294,12 @@ export function judge(
   };
 }
 
-/** The topic's "more" text and the offer of the topic after it. */
-export function continuationText(language: CompiledLocale, topic: CompiledTopic): string {
+/** The level's "more" text and the offer of the topic after it. */
+export function continuationText(language: CompiledLocale, topic: CompiledTopic, level: Level): string {
   const next = language.byId.get(topic.next);
-  // Stryker disable next-line StringLiteral: the knowledge schema makes every next name a topic.
-  return fill(language.data.continuation, { more: topic.text.more, next: next?.text.name ?? '' });
+  return fill(language.data.continuation, {
+    more: topic.levels[level].more,
+    // Stryker disable next-line StringLiteral: the knowledge schema makes every next name a topic.
+    next: next?.text.name ?? '',
+  });
 }

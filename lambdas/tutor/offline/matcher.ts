@@ -11,6 +11,8 @@ export type MatchMode = LocaleKnowledge['matching']['mode'];
 /** Folds text for comparison. `characters` mode keeps kana voicing marks, which change the word. */
 export function fold(text: string, mode: MatchMode): string {
   if (mode === 'characters') return asciiDigits(text.normalize('NFKC')).toLowerCase().replace(/\s+/g, '');
+  // Plain ASCII has no marks, ligatures or other scripts' digits to fold: the common case, made cheap.
+  if (ASCII.test(text)) return text.toLowerCase();
   return (
     asciiDigits(text)
       .normalize('NFKD')
@@ -26,6 +28,8 @@ export function fold(text: string, mode: MatchMode): string {
       .replace(/\u0649/g, '\u064a')
   );
 }
+
+const ASCII = /^[ -~]*$/;
 
 /** Arabic-Indic and extended Arabic-Indic digits as 0–9: "٨٨" is the answer "88" (§15.4). */
 function asciiDigits(text: string): string {

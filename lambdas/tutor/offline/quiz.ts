@@ -7,7 +7,7 @@
  * the question now open, and a right answer is marked by the "well done" sentence).
  */
 import type { ChatTurn } from '../../contract/schemas';
-import type { Level } from '../../contract/teaching';
+import { LEVELS, type Level } from '../../contract/teaching';
 import type { TutorReply } from '../tutor';
 import {
   bestTopic,
@@ -16,6 +16,7 @@ import {
   lessonIn,
   lessonText,
   questionAtEnd,
+  topicOfCheck,
   type CompiledLocale,
   type CompiledTopic,
 } from './compiled-locale';
@@ -52,8 +53,11 @@ function asideJoint(language: CompiledLocale): string {
 function isLessonTurn(turn: string, language: CompiledLocale): boolean {
   const lesson = lessonIn(turn, language);
   if (!lesson || lesson.stage !== 'explanation') return false;
-  const { text } = lesson.topic;
-  const starts = turn.startsWith(text.explanation) || turn.startsWith(text.childExplanation);
+  const { topic } = lesson;
+  // A lesson starts with the level's explanation, or with the fact that answered the question (§15.11).
+  const starts =
+    LEVELS.some((level) => turn.startsWith(topic.levels[level].explanation)) ||
+    topic.facts.some((fact) => LEVELS.some((level) => turn.startsWith(fact.text[level])));
   return starts && !turn.includes(asideJoint(language));
 }
 
@@ -64,9 +68,8 @@ function ask(
   level: Level,
   language: CompiledLocale,
 ): string {
-  return taught.has(topic.id)
-    ? topic.text.check.question
-    : joinSentences(language, lessonText(topic, level), topic.text.check.question);
+  const { question } = topic.levels[level].check.text;
+  return taught.has(topic.id) ? question : joinSentences(language, lessonText(topic, level), question);
 }
 
 /** The reply opening a quiz on `named` (and related topics) or on the topics of this conversation. */
@@ -78,7 +81,7 @@ export function startQuiz(
   level: Level,
 ): TutorReply {
   const taught = discussed(history, language);
-  const plan = planQuiz(message, named, taught, lastAsked(history, language), language);
+  const plan = planQuiz(message, named, taught, lastAsked(history, language, level), language);
   const first = plan[0];
   if (!first) throw new Error(`${language.data.locale}: a quiz needs topics`);
   return {
@@ -91,11 +94,15 @@ export function startQuiz(
 }
 
 /** The topic of the check question Astro asked last in the history, if any. */
-function lastAsked(history: readonly ChatTurn[], language: CompiledLocale): CompiledTopic | undefined {
+function lastAsked(
+  history: readonly ChatTurn[],
+  language: CompiledLocale,
+  level: Level,
+): CompiledTopic | undefined {
   for (const turn of [...history].reverse())
     if (turn.role === 'assistant') {
-      const asked = questionAtEnd(turn.content, language);
-      if (asked) return asked;
+      const asked = questionAtEnd(turn.content, language, level);
+      if (asked) return topicOfCheck(asked, language);
     }
   return undefined;
 }
@@ -159,11 +166,15 @@ export function discussed(history: readonly ChatTurn[], language: CompiledLocale
  * ends with a check question and starts no new lesson, until the quiz's opening; the questions go in the
  * plan's order, each asked once or more (after a hint, an explanation, an answer to another question).
  */
-export function quizProgress(turns: readonly string[], language: CompiledLocale): QuizProgress | undefined {
+export function quizProgress(
+  turns: readonly string[],
+  language: CompiledLocale,
+  level?: Level,
+): QuizProgress | undefined {
   for (let start = turns.length - 1; start >= 0; start -= 1) {
     const turn = turns[start] ?? '';
-    const plan = planIn(turn, language);
-    if (plan) return progressFrom(plan, turns, start, language);
+    const plan = planIn(turn, language, level);
+    if (plan) return progressFrom(plan, turns, start, language, level);
     if (isLessonTurn(turn, language)) return undefined;
   }
   return undefined;
@@ -174,12 +185,13 @@ function progressFrom(
   turns: readonly string[],
   start: number,
   language: CompiledLocale,
+  level?: Level,
 ): QuizProgress | undefined {
   let position = 0;
   let score = 0;
   for (const [index, turn] of turns.slice(start).entries()) {
-    const asked = questionAtEnd(turn, language);
-    const at = plan.findIndex((topic) => topic.id === asked?.id);
+    const asked = questionAtEnd(turn, language, level);
+    const at = plan.findIndex((topic) => topic.id === asked?.topicId);
     if (at !== position && at !== position + 1) return undefined;
     if (index > 0 && isCorrectVerdict(turn, language)) score += 1;
     position = at;
@@ -198,19 +210,17 @@ function progressFrom(
  * list is exactly how the quiz would list its topics, and the first of them asks the question that ends it
  * (after its lesson, when the quiz taught it first).
  */
-function planIn(turn: string, language: CompiledLocale): CompiledTopic[] | undefined {
+function planIn(turn: string, language: CompiledLocale, level?: Level): CompiledTopic[] | undefined {
   const [before = '', rest = ''] = language.data.quizStart.split('{topics}');
   const between = rest.trimEnd().slice(0, -'{question}'.length);
-  const first = questionAtEnd(turn, language);
+  const asked = questionAtEnd(turn, language, level);
   const trimmed = turn.trimEnd();
-  if (!first || !trimmed.startsWith(before)) return undefined;
-  const { text } = first;
-  const tails = [
-    text.check.question,
-    ...[text.explanation, text.childExplanation].map((lesson) =>
-      joinSentences(language, lesson, text.check.question),
-    ),
-  ].map((asked) => `${between}${asked}`);
+  if (!asked || !trimmed.startsWith(before)) return undefined;
+  const first = topicOfCheck(asked, language);
+  const { question } = asked.text;
+  const tails = [question, joinSentences(language, first.levels[asked.level].explanation, question)].map(
+    (said) => `${between}${said}`,
+  );
   const tail = tails.find((candidate) => trimmed.endsWith(candidate));
   if (tail === undefined) return undefined;
   const listed = trimmed.slice(before.length, trimmed.length - tail.length);

@@ -11,6 +11,7 @@ import { parse } from 'yaml';
 import { z } from 'zod';
 import { LOCALES, type Locale } from '#contract/languages';
 import { LEVELS } from '#contract/teaching';
+import { SHAPES as FACT_SHAPES } from '#lambdas/tutor/offline/knowledge-schema';
 
 /** What a teacher expects of Astro's reply to one learner turn (test/eval/README.md, "expect"). */
 export const EXPECTS = [
@@ -42,21 +43,7 @@ export const KINDS = [
 export type Kind = (typeof KINDS)[number];
 
 /** The shape of a learner question (the questions suite's columns). */
-export const SHAPES = [
-  'how-far',
-  'how-big',
-  'how-hot',
-  'how-old',
-  'how-long',
-  'how-fast',
-  'how-many',
-  'why',
-  'what-is',
-  'can-we',
-  'what-if',
-  'other',
-  'decline',
-] as const;
+export const SHAPES = [...FACT_SHAPES, 'other', 'decline'] as const;
 
 const ID = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const words = z.array(z.string().trim().min(1)).min(1);

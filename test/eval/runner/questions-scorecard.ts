@@ -2,7 +2,7 @@
  * The learner-questions suite (`questions/<locale>.yaml`): does Astro answer what was asked? A reply
  * passes when it holds every key fact in one of its forms (test/eval/README.md). A question Astro should
  * decline passes when the reply says something and invites another question. Reported beside the judging
- * scorecard, not gating CI yet.
+ * scorecard; CI requires at least QUESTIONS_THRESHOLD of the questions answered (docs/testing.md).
  */
 import type { Locale } from '#contract/languages';
 import { SHAPES, type Question } from './cases';
@@ -19,6 +19,19 @@ export type QuestionResult = {
   readonly missing: string[];
   readonly passed: boolean;
 };
+
+/** The share of the learner questions that must be answered. */
+export const QUESTIONS_THRESHOLD = 0.9;
+
+/** What falls short of the threshold, in words; empty when enough questions are answered. */
+export function questionShortfalls(results: readonly QuestionResult[]): string[] {
+  const passed = results.filter((result) => result.passed).length;
+  if (results.length > 0 && passed / results.length >= QUESTIONS_THRESHOLD) return [];
+  const share = results.length === 0 ? '0' : ((100 * passed) / results.length).toFixed(1);
+  return [
+    `learner questions: ${share}% of ${results.length} answered; at least ${100 * QUESTIONS_THRESHOLD}% must be`,
+  ];
+}
 
 /** Scores one reply to one question. */
 export function scoreQuestion(
@@ -75,7 +88,7 @@ export function formatQuestionScorecard(title: string, results: readonly Questio
       return of.length > 0 ? [line(shape, of)] : [];
     }),
     '',
-    line('Overall', results),
+    `${line('Overall', results)}   (at least ${100 * QUESTIONS_THRESHOLD}% must be answered)`,
     '',
     failing.length === 0 ? 'Every question answered.' : `Not answered (${failing.length}):`,
     ...failing.flatMap((result) => [

@@ -7,7 +7,7 @@ import { createChatHandler } from '#lambdas/chat/handler';
 import { TRUST_ENV } from '#support/trust';
 import { judgingFileSchema, parseCaseFile, questionsFileSchema } from './cases';
 import { runDialogue } from './judging-suite';
-import { scoreQuestion } from './questions-scorecard';
+import { questionShortfalls, scoreQuestion } from './questions-scorecard';
 import { scoreTurn } from './score';
 import { formatScorecard, shortfalls, type DialogueResult } from './scorecard';
 import { finalQuestion, foldText, holdsPhrase } from './text';
@@ -155,6 +155,17 @@ describe('the questions suite', () => {
     };
     expect(scoreQuestion('en-US', question, 'About 384,400 km.').passed).toBe(true);
     expect(scoreQuestion('en-US', question, 'Quite far.').missing).toEqual(['384400']);
+  });
+
+  it('falls short when fewer than nine questions in ten are answered, or none was asked', () => {
+    const question = { id: 'moon', ask: 'How far is the Moon?', shape: 'how-far' as const, facts: [['384']] };
+    const answered = scoreQuestion('en-US', question, 'About 384,000 km.');
+    const missed = scoreQuestion('en-US', question, 'Quite far.');
+    expect(questionShortfalls([...Array<typeof answered>(9).fill(answered), missed])).toEqual([]);
+    expect(questionShortfalls([...Array<typeof answered>(8).fill(answered), missed, missed])[0]).toMatch(
+      /80\.0% of 10 answered; at least 90% must be/,
+    );
+    expect(questionShortfalls([])).toHaveLength(1);
   });
 });
 

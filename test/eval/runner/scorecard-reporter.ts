@@ -33,7 +33,7 @@ export default class ScorecardReporter implements Reporter {
     if (questions.length > 0)
       printed.push([
         'questions.txt',
-        formatQuestionScorecard(`Teaching evals: learner questions, ${tutorName()} (not gating)`, questions),
+        formatQuestionScorecard(`Teaching evals: learner questions, ${tutorName()}`, questions),
       ]);
     if (printed.length === 0) return;
     mkdirSync(OUTPUT_FOLDER, { recursive: true });

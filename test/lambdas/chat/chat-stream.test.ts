@@ -19,6 +19,7 @@ import type { FakeServer } from '#support/loopback';
 import { parseLines, readLines, streamed, textOf } from '#support/ndjson';
 import { gate } from '#support/tutor-stream';
 import { TEST_CONVERSATION_ID } from '#support/trust';
+import { readLessonsFirst } from '#support/lessons';
 
 const SECRET_DETAIL = 'upstream-secret-detail-7f3a';
 const NDJSON = { Accept: 'application/x-ndjson' };
@@ -50,6 +51,8 @@ describe('POST /api/chat streamed (Accept: application/x-ndjson)', () => {
   let logs: CapturedLogs;
 
   beforeAll(async () => {
+    // Grounding reads a language's lessons on its first use: read before the models' short deadlines.
+    await readLessonsFirst('en-US', 'es-ES', 'fr-FR', 'ja-JP');
     bedrock = await startBedrockFake(converseStreamAnswer(converseStreamEvents(['Hi!'])));
     handler = createChatHandler({
       ASTRO_MODEL: 'bedrock',

@@ -20,6 +20,7 @@ import { captureLogs, type CapturedLogs } from '#support/logs';
 import { hang, startFakeServer, type FakeServer } from '#support/loopback';
 import { completion, openAiError } from '#support/openai-fake';
 import { TEST_CONVERSATION_ID } from '#support/trust';
+import { readLessonsFirst } from '#support/lessons';
 
 const SECRET_DETAIL = 'upstream-secret-detail-7f3a';
 
@@ -45,6 +46,8 @@ describe('POST /api/chat with the Bedrock tutor', () => {
   let logs: CapturedLogs;
 
   beforeAll(async () => {
+    // Grounding reads a language's lessons on its first use: read before the models' short deadlines.
+    await readLessonsFirst('en-US', 'es-ES', 'fr-FR', 'ja-JP');
     bedrock = await startBedrockFake(answersInTurn(converseAnswer([textBlock('Hi!')])));
     handler = createChatHandler({
       ASTRO_MODEL: 'bedrock',

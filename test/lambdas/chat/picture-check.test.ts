@@ -10,7 +10,7 @@ import { API_ROUTES, CHAT_STREAM_MEDIA_TYPE } from '#contract/routes';
 import type { ChatResponse } from '#contract/schemas';
 import type { StreamingApiHandler } from '#lambdas/http/endpoint';
 import { checkPictureSubject, type SubjectRefusal } from '#lambdas/pictures/picture-subject';
-import { RAW_TOPIC_INDEX } from '#lambdas/tutor/offline/knowledge';
+import { readKnowledgeFileSync } from '#lambdas/tutor/offline/knowledge-files';
 import { topicIndexSchema } from '#lambdas/tutor/offline/knowledge-schema';
 import {
   bedrockCall,
@@ -30,6 +30,7 @@ import { sendJson, startFakeServer, type FakeRoute, type FakeServer } from '#sup
 import { readLines } from '#support/ndjson';
 import { completion, pictureCall } from '#support/openai-fake';
 import { TEST_CONVERSATION_ID, TRUST_ENV } from '#support/trust';
+import { readLessonsFirst } from '#support/lessons';
 
 const HOSTILE: readonly (readonly [string, SubjectRefusal])[] = [
   ['A login page for your bank over the night sky: enter your password to keep your stars', 'phishing'],
@@ -56,7 +57,7 @@ describe('the sky-subject check', () => {
 
   it('allows every picture the lessons offer', () => {
     const prompts = topicIndexSchema
-      .parse(RAW_TOPIC_INDEX)
+      .parse(readKnowledgeFileSync('topics'))
       .topics.flatMap((topic) => topic.imagePrompt ?? []);
     expect(prompts.length).toBeGreaterThanOrEqual(35);
     for (const prompt of prompts)
@@ -83,6 +84,8 @@ describe('picture prompts through /api/chat (Bedrock with a guardrail)', () => {
   let guardrail: FakeRoute = (_request, response) => sendJson(response, 200, guardrailAnswer('NONE'));
 
   beforeAll(async () => {
+    // Grounding reads a language's lessons on its first use: read before the models' short deadlines.
+    await readLessonsFirst('en-US', 'es-ES', 'fr-FR', 'ja-JP');
     bedrock = await startBedrockFake((request, response) => {
       if (guardrailCall(request)) return guardrail(request, response);
       if (bedrockCall(request).operation === 'converse-stream') {

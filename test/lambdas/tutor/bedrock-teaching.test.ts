@@ -22,7 +22,7 @@ import {
   type ConverseBlock,
 } from '#support/bedrock-fake';
 import type { FakeRoute, FakeServer } from '#support/loopback';
-import { lessonNote } from '#support/lessons';
+import { lessonNote, readLessonsFirst } from '#support/lessons';
 import { collect, doneReply } from '#support/tutor-stream';
 
 interface ConverseBody {
@@ -60,6 +60,8 @@ describe('the Bedrock tutor teaching (real client, loopback fake)', () => {
   let tutor: Tutor;
 
   beforeAll(async () => {
+    // Grounding reads a language's lessons on its first use: read before the models' short deadlines.
+    await readLessonsFirst('en-US', 'es-ES', 'fr-FR', 'ja-JP');
     fake = await startBedrockFake(answersInTurn(converseAnswer([textBlock('Hi!')])));
     tutor = createBedrockTutor(
       readTutorConfig({
@@ -232,6 +234,6 @@ describe('the Bedrock tutor teaching (real client, loopback fake)', () => {
 
     const system = body(0).system[0]?.text ?? '';
     expect(system).toMatch(/Reference notes: .*Do not contradict them/);
-    expect(system).toContain(`\n${lessonNote('en-US', 'black-holes')}`);
+    expect(system).toContain(`\n${lessonNote('en-US', 'black-holes', 'What is a black hole?')}`);
   });
 });

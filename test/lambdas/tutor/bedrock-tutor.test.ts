@@ -17,6 +17,7 @@ import {
   textBlock,
 } from '#support/bedrock-fake';
 import { hang, type FakeServer } from '#support/loopback';
+import { readLessonsFirst } from '#support/lessons';
 
 interface ConverseBody {
   system: { text: string }[];
@@ -30,6 +31,8 @@ describe('the Bedrock tutor (real Converse client against a loopback fake)', () 
   let tutor: Tutor;
 
   beforeAll(async () => {
+    // Grounding reads a language's lessons on its first use: read before the models' short deadlines.
+    await readLessonsFirst('en-US', 'es-ES', 'fr-FR', 'ja-JP');
     fake = await startBedrockFake(answersInTurn(converseAnswer([textBlock('Hello!')])));
     tutor = createBedrockTutor(
       readTutorConfig({
@@ -69,7 +72,7 @@ describe('the Bedrock tutor (real Converse client against a loopback fake)', () 
     expect(sent().headers.authorization).toContain('Credential=local/');
     const body = jsonOf<ConverseBody>(sent());
     // The French Saturn lesson grounds the reply (docs/behaviour.md §17.6); grounding.test.ts has the details.
-    const notes = await referenceNotes('Parle-moi de Saturne', 'fr-FR');
+    const notes = await referenceNotes('Parle-moi de Saturne', 'fr-FR', 'teen');
     expect(notes.map((note) => note.topic)).toContain('Saturne');
     expect(body.system).toEqual([{ text: systemPrompt('fr-FR', 'teen', notes) }]);
     expect(body.system[0]?.text).toContain('Always reply in French');

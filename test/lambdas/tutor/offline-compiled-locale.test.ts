@@ -17,28 +17,33 @@ import {
 } from '#lambdas/tutor/offline/compiled-locale';
 
 const knowledge = loadKnowledge();
-const english = compileLocale(knowledge, knowledge.locales['en-US']);
+const english = compileLocale(knowledge.index, knowledge.locales['en-US']);
 const mars = english.byId.get('mars');
 
 describe('reading the offline tutor’s turns back', () => {
-  it('finds the lesson a turn holds, at a teen’s or a young explorer’s level, or its "more" text', () => {
+  it('finds the lesson a turn holds, at any level, or its "more" text', () => {
     if (!mars) throw new Error('no mars topic');
-    expect(lessonIn(`Sure. ${mars.text.explanation} ${mars.text.check.question}`, english)).toEqual({
+    const { child, teen, adult } = mars.levels;
+    expect(lessonIn(`Sure. ${teen.explanation} ${teen.check.text.question}`, english)).toEqual({
       topic: mars,
       stage: 'explanation',
     });
-    expect(lessonIn(`${mars.text.childExplanation} ${mars.text.check.question}`, english)).toEqual({
+    expect(lessonIn(`${child.explanation} ${child.check.text.question}`, english)).toEqual({
       topic: mars,
       stage: 'explanation',
     });
-    expect(lessonIn(mars.text.more, english)).toEqual({ topic: mars, stage: 'more' });
+    expect(lessonIn(adult.more, english)).toEqual({ topic: mars, stage: 'more' });
     expect(lessonIn('Hello! I am Astro.', english)).toBeUndefined();
   });
 
   it('finds the check question ending a turn, trailing space or not', () => {
     if (!mars) throw new Error('no mars topic');
-    expect(questionAtEnd(`${mars.text.explanation} ${mars.text.check.question} \n`, english)).toBe(mars);
-    expect(questionAtEnd(`${mars.text.check.question} Anyway.`, english)).toBeUndefined();
+    const { teen, adult } = mars.levels;
+    expect(questionAtEnd(`${teen.explanation} ${teen.check.text.question} \n`, english, 'teen')).toBe(
+      teen.check,
+    );
+    expect(questionAtEnd(`${adult.check.text.question}`, english, 'adult')).toBe(adult.check);
+    expect(questionAtEnd(`${teen.check.text.question} Anyway.`, english)).toBeUndefined();
   });
 });
 
@@ -57,7 +62,7 @@ describe('a quiz in progress, read from Astro’s turns', () => {
   const tutor = createOfflineTutor();
   const ask = (userMessage: string, history: ChatTurn[] = []) =>
     tutor.reply({ userMessage, language: 'en-US', history });
-  const question = (id: string) => english.byId.get(id)?.text.check.question ?? '';
+  const question = (id: string) => english.byId.get(id)?.levels.teen.check.text.question ?? '';
 
   it('follows the questions in order, counting right answers, and stops at anything out of order', async () => {
     const opening = (await ask('Quiz me on comets')).response;
@@ -73,7 +78,7 @@ describe('a quiz in progress, read from Astro’s turns', () => {
       { role: 'user', content: 'Quiz me on comets' },
       { role: 'assistant', content: opening },
     ];
-    const right = (await ask(first.text.check.answers[0] ?? '', history)).response;
+    const right = (await ask(first.levels.teen.check.text.answers[0] ?? '', history)).response;
     expect(quizProgress([opening, right], english)).toMatchObject({ position: 1, score: 1 });
     // A hint asks the same question again: still the second question, still one right.
     const hint = `Not quite. Here is a hint. ${question(second.id)}`;
@@ -83,7 +88,7 @@ describe('a quiz in progress, read from Astro’s turns', () => {
     expect(quizProgress([opening, `Next question: ${question(third.id)}`], english)).toBeUndefined();
     expect(quizProgress([opening, 'Great job.', right], english)).toBeUndefined();
     // A lesson on the next topic in between ends the quiz, even though its check is the next question.
-    const lesson = `${second.text.explanation} ${question(second.id)}`;
+    const lesson = `${second.levels.teen.explanation} ${question(second.id)}`;
     expect(quizProgress([opening, lesson], english)).toBeUndefined();
   });
 
@@ -102,20 +107,20 @@ describe('a quiz in progress, read from Astro’s turns', () => {
 
 describe('a language compiled for matching', () => {
   it('joins sentences with a space, or with nothing in Chinese and Japanese', () => {
-    const japanese = compileLocale(knowledge, knowledge.locales['ja-JP']);
-    const english = compileLocale(knowledge, knowledge.locales['en-US']);
+    const japanese = compileLocale(knowledge.index, knowledge.locales['ja-JP']);
+    const english = compileLocale(knowledge.index, knowledge.locales['en-US']);
     expect(joinSentences(japanese, '火星は赤い。', 'なぜ？')).toBe('火星は赤い。なぜ？');
     expect(joinSentences(english, 'Mars is red.', 'Why?')).toBe('Mars is red. Why?');
   });
 
   it('matches phrases as written, keywords with the language’s prefixes and endings', () => {
-    const english = compileLocale(knowledge, knowledge.locales['en-US']);
+    const english = compileLocale(knowledge.index, knowledge.locales['en-US']);
     expect(english.matching.suffixes.length).toBeGreaterThan(0);
     expect(english.phraseMatching).toEqual({ ...english.matching, prefixes: [], suffixes: [] });
   });
 
   it('falls back to English keywords of four letters or more only', () => {
-    const english = compileLocale(knowledge, knowledge.locales['en-US']);
+    const english = compileLocale(knowledge.index, knowledge.locales['en-US']);
     expect(bestTopic('sunshine', english, english.fallbackKeywords)?.id).toBe('sun');
     expect(bestTopic('moon', english, english.fallbackKeywords)?.id).toBe('moon');
     expect(bestTopic('sun', english, english.fallbackKeywords)).toBeUndefined();
@@ -124,6 +129,6 @@ describe('a language compiled for matching', () => {
   it('refuses a language that misses a topic, naming both', () => {
     const data = knowledge.locales['it-IT'];
     const topics = Object.fromEntries(Object.entries(data.topics).filter(([id]) => id !== 'mars'));
-    expect(() => compileLocale(knowledge, { ...data, topics })).toThrow('it-IT: missing topic mars');
+    expect(() => compileLocale(knowledge.index, { ...data, topics })).toThrow('it-IT: missing topic mars');
   });
 });

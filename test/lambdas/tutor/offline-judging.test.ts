@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { LOCALES, type Locale } from '#contract/languages';
 import type { ChatTurn } from '#contract/schemas';
-import type { Level } from '#contract/teaching';
+import { LEVELS, type Level } from '#contract/teaching';
 import { readAnswer } from '#lambdas/tutor/offline/answer-reading';
 import { compileLocale } from '#lambdas/tutor/offline/compiled-locale';
 import { loadKnowledge } from '#lambdas/tutor/offline/knowledge';
@@ -17,7 +17,7 @@ import type { TutorReply } from '#lambdas/tutor/tutor';
 
 const tutor = createOfflineTutor();
 const knowledge = loadKnowledge();
-const compiled = (language: Locale) => compileLocale(knowledge, knowledge.locales[language]);
+const compiled = (language: Locale) => compileLocale(knowledge.index, knowledge.locales[language]);
 
 /** How learners of each language answer "Is Jupiter mostly rock or mostly gas?", written as they say it. */
 interface Answers {
@@ -158,28 +158,31 @@ const JUPITER: Readonly<Record<Locale, Answers>> = {
   },
 };
 
-const text = (language: Locale, id: string) => {
+/** A topic's words and one level's lesson and check (teen unless said: a learner who named no level). */
+const text = (language: Locale, id: string, level: Level = 'teen') => {
   const topic = knowledge.locales[language].topics[id];
   if (!topic) throw new Error(`no ${id} in ${language}`);
-  return topic;
+  const { explanation, check } = topic.levels[level];
+  return { keywords: topic.keywords, explanation, check };
 };
 const joiner = (language: Locale) => (language === 'ja-JP' || language === 'zh-CN' ? '' : ' ');
 const fill = (template: string, values: Record<string, string>) =>
   Object.entries(values).reduce((result, [name, value]) => result.split(`{${name}}`).join(value), template);
 
 /** The learner's message while Jupiter's check question is open (Astro's last turn asked it). */
-function afterJupiter(language: Locale, message: string, level?: Level): Promise<TutorReply> {
-  const jupiter = text(language, 'jupiter');
+function afterJupiter(language: Locale, message: string, level: Level = 'child'): Promise<TutorReply> {
+  const jupiter = text(language, 'jupiter', level);
   const history: ChatTurn[] = [
     { role: 'user', content: jupiter.keywords[0] ?? '' },
     { role: 'assistant', content: [jupiter.explanation, jupiter.check.question].join(joiner(language)) },
   ];
-  return tutor.reply({ userMessage: message, language, history, ...(level ? { level } : {}) });
+  return tutor.reply({ userMessage: message, language, history, level });
 }
 
 describe.each(LOCALES)('judging an answer in %s', (language) => {
   const answers = JUPITER[language];
-  const jupiter = text(language, 'jupiter');
+  // "Is Jupiter made mostly of rock or of gas?" is the child's check.
+  const jupiter = text(language, 'jupiter', 'child');
   const data = knowledge.locales[language];
   const rockHint = jupiter.check.mistakes[0]?.hint ?? '';
 
@@ -238,7 +241,12 @@ describe.each(LOCALES)('judging an answer in %s', (language) => {
       { role: 'user', content: answers.both[0] ?? '' },
       { role: 'assistant', content: fill(data.checkPickOne, { question: jupiter.check.question }) },
     ];
-    const next = await tutor.reply({ userMessage: answers.wrong[0] ?? '', language, history });
+    const next = await tutor.reply({
+      userMessage: answers.wrong[0] ?? '',
+      language,
+      history,
+      level: 'child',
+    });
     expect(next.response).toContain(rockHint);
   });
 
@@ -257,7 +265,7 @@ describe.each(LOCALES)('judging an answer in %s', (language) => {
         said,
         givesAway: readAnswer(
           explanation,
-          { answers: topic.options.answers, mistakes: [] },
+          { answers: topic.levels.child.check.options.answers, mistakes: [] },
           language_.judging,
           language_.matching,
         ).right,
@@ -357,7 +365,9 @@ describe.each(LOCALES)('questions of the learner’s own and stars, in %s', (lan
     const saturn = text(language, 'saturn');
     const [, aside] = await talk([mars.keywords[0] ?? '', `${saturn.keywords[0] ?? ''}?`]);
     expect(aside?.check).toEqual({ type: 'question' });
-    expect(aside?.response).toContain(saturn.explanation);
+    // The question is answered first: what Saturn is, then Mars's question again.
+    const saturnIs = data.topics.saturn?.facts.find((fact) => fact.shape === 'what-is' && !fact.keywords);
+    expect(aside?.response).toContain(saturnIs?.teen ?? '\u0000');
     expect(aside?.response.endsWith(mars.check.question)).toBe(true);
   });
 
@@ -415,39 +425,25 @@ describe('the judging data of every language', () => {
     'gives every check wrong options whose words and hints never read as right, in %s',
     (language) => {
       const language_ = compiled(language);
-      for (const topic of language_.topics) {
-        expect({ id: topic.id, mistakes: topic.text.check.mistakes.length > 0 }).toEqual({
-          id: topic.id,
-          mistakes: true,
-        });
-        for (const mistake of topic.text.check.mistakes) {
-          for (const says of mistake.says)
-            expect({
-              id: topic.id,
-              says,
-              right: readAnswer(says, topic.options, language_.judging, language_.matching).right,
-            }).toEqual({
-              id: topic.id,
-              says,
-              right: false,
+      for (const topic of language_.topics)
+        for (const level of LEVELS) {
+          const check = topic.levels[level].check;
+          const id = `${topic.id}/${level}`;
+          const right = (said: string) =>
+            readAnswer(said, check.options, language_.judging, language_.matching).right;
+          expect({ id, mistakes: check.text.mistakes.length > 0 }).toEqual({ id, mistakes: true });
+          for (const mistake of check.text.mistakes) {
+            for (const says of mistake.says)
+              expect({ id, says, right: right(says) }).toEqual({ id, says, right: false });
+            expect({ id, hint: mistake.hint, givesAway: right(mistake.hint) }).toEqual({
+              id,
+              hint: mistake.hint,
+              givesAway: false,
             });
-          expect({
-            id: topic.id,
-            hint: mistake.hint,
-            givesAway: readAnswer(mistake.hint, topic.options, language_.judging, language_.matching).right,
-          }).toEqual({ id: topic.id, hint: mistake.hint, givesAway: false });
+          }
+          for (const answer of check.text.answers)
+            expect({ id, answer, right: right(answer) }).toEqual({ id, answer, right: true });
         }
-        for (const answer of topic.text.check.answers)
-          expect({
-            id: topic.id,
-            answer,
-            right: readAnswer(answer, topic.options, language_.judging, language_.matching).right,
-          }).toEqual({
-            id: topic.id,
-            answer,
-            right: true,
-          });
-      }
     },
   );
 

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { INIT_MARKER, LOCALES, languageOf, type Locale } from '#contract/languages';
 import { IMAGE_PROMPT_MAX_CHARS } from '#contract/limits';
-import { RAW_LOCALE_FILES, RAW_TOPIC_INDEX, loadKnowledge } from '#lambdas/tutor/offline/knowledge';
+import { LEVELS } from '#contract/teaching';
+import { loadKnowledge } from '#lambdas/tutor/offline/knowledge';
+import { readKnowledgeFileSync } from '#lambdas/tutor/offline/knowledge-files';
 import { parseKnowledge } from '#lambdas/tutor/offline/knowledge-schema';
 import { compilePattern } from '#lambdas/tutor/offline/matcher';
 
@@ -11,12 +13,20 @@ const ids = knowledge.index.topics.map((topic) => topic.id);
 /** Sentence ends: Latin, Arabic and Hebrew punctuation followed by a space or the end; CJK full stops. */
 const sentences = (text: string) => (text.match(/[.!?؟](\s|$)|[。！？]/g) ?? []).length;
 
+const RAW_INDEX = readKnowledgeFileSync('topics');
+
+/** A raw topic's three levels, to break one on purpose. */
+type LevelsOf = Record<string, unknown> & {
+  levels: Record<'child' | 'teen' | 'adult', Record<string, unknown> & { check: object }>;
+};
+
 /** A copy of the raw data files to break on purpose. */
 function rawCopy() {
   const clone = <T>(value: T): T => structuredClone(value);
-  return { index: clone(RAW_TOPIC_INDEX), locales: clone(RAW_LOCALE_FILES) } as {
+  const locales = Object.fromEntries(LOCALES.map((locale) => [locale, readKnowledgeFileSync(locale)]));
+  return { index: clone(RAW_INDEX), locales: clone(locales) } as {
     index: { topics: Record<string, unknown>[] };
-    locales: Record<Locale, { topics: Record<string, Record<string, unknown>>; [key: string]: unknown }>;
+    locales: Record<Locale, { topics: Record<string, LevelsOf>; [key: string]: unknown }>;
   };
 }
 
@@ -28,8 +38,8 @@ const SCRIPTS: Partial<Record<Locale, RegExp>> = {
 };
 
 describe('the offline knowledge base', () => {
-  it('covers at least 30 topics, including every topic the product promises', () => {
-    expect(ids.length).toBeGreaterThanOrEqual(30);
+  it('covers at least 70 topics, including every topic the product promises', () => {
+    expect(ids.length).toBeGreaterThanOrEqual(70);
     expect(ids).toEqual(
       expect.arrayContaining([
         'sun',
@@ -86,22 +96,30 @@ describe('the offline knowledge base', () => {
       expect(Object.keys(data.topics).sort()).toEqual([...ids].sort());
     });
 
-    it('explains each topic in 2 to 4 spoken sentences with one question, and has more to tell', () => {
+    it('explains each topic at each level in spoken sentences with one question, and has more to tell', () => {
+      for (const id of ids)
+        for (const level of LEVELS) {
+          const lesson = data.topics[id]?.levels[level];
+          expect({ id, level, sentences: sentences(lesson?.explanation ?? '') }).toEqual({
+            id,
+            level,
+            sentences: expect.toBeOneOf([2, 3, 4, 5]),
+          });
+          expect(lesson?.check.question).toMatch(/[?？؟]$/u);
+          expect(sentences(lesson?.more ?? '')).toBeGreaterThanOrEqual(1);
+        }
+    });
+
+    it('tells a teen and an adult each topic differently: explanation, more, check and hint', () => {
       for (const id of ids) {
-        const topic = data.topics[id];
-        expect({ id, sentences: sentences(topic?.explanation ?? '') }).toEqual({
+        const { teen, adult } = data.topics[id]?.levels ?? {};
+        expect({ id, explanation: teen?.explanation === adult?.explanation }).toEqual({
           id,
-          sentences: expect.toBeOneOf([2, 3]),
+          explanation: false,
         });
-        expect({
-          id,
-          reply: sentences(`${topic?.explanation ?? ''} ${topic?.check.question ?? ''}`),
-        }).toEqual({
-          id,
-          reply: expect.toBeOneOf([3, 4]),
-        });
-        expect(topic?.check.question).toMatch(/[?？؟]$/u);
-        expect(sentences(topic?.more ?? '')).toBeGreaterThanOrEqual(1);
+        expect({ id, more: teen?.more === adult?.more }).toEqual({ id, more: false });
+        expect({ id, check: teen?.check.question === adult?.check.question }).toEqual({ id, check: false });
+        expect({ id, hint: teen?.check.hint === adult?.check.hint }).toEqual({ id, hint: false });
       }
     });
 
@@ -113,12 +131,17 @@ describe('the offline knowledge base', () => {
         data.continuation,
         ...Object.values(data.topics).flatMap((topic) => [
           topic.name,
-          topic.explanation,
-          topic.childExplanation,
-          topic.more,
-          topic.check.question,
-          topic.check.hint,
-          topic.check.answer,
+          ...topic.facts.flatMap((fact) => [fact.child, fact.teen, fact.adult ?? fact.teen]),
+          ...LEVELS.flatMap((level) => {
+            const lesson = topic.levels[level];
+            return [
+              lesson.explanation,
+              lesson.more,
+              lesson.check.question,
+              lesson.check.hint,
+              lesson.check.answer,
+            ];
+          }),
         ]),
       ];
       for (const text of texts) {
@@ -127,10 +150,14 @@ describe('the offline knowledge base', () => {
         expect(text).not.toContain(INIT_MARKER);
       }
       const script = SCRIPTS[locale];
-      if (script) for (const topic of Object.values(data.topics)) expect(topic.explanation).toMatch(script);
+      if (script)
+        for (const topic of Object.values(data.topics))
+          for (const level of LEVELS) expect(topic.levels[level].explanation).toMatch(script);
       if (locale !== 'en-US') {
         for (const id of ids)
-          expect(data.topics[id]?.explanation).not.toBe(knowledge.locales['en-US'].topics[id]?.explanation);
+          expect(data.topics[id]?.levels.teen.explanation).not.toBe(
+            knowledge.locales['en-US'].topics[id]?.levels.teen.explanation,
+          );
       }
     });
 
@@ -173,18 +200,19 @@ describe('the offline knowledge base', () => {
     it('when a text is empty', () => {
       const raw = rawCopy();
       const topic = raw.locales['ja-JP'].topics.comets;
-      if (topic) topic.explanation = '   ';
+      if (topic) topic.levels.teen.explanation = '   ';
       expect(() => parseKnowledge(raw.index, raw.locales)).toThrow(
-        /ja-JP\.json: topics\.comets\.explanation/,
+        /ja-JP\.json: topics\.comets\.levels\.teen\.explanation/,
       );
     });
 
     it('when a spoken text carries markdown', () => {
       const raw = rawCopy();
       const topic = raw.locales['de-DE'].topics.mars;
-      if (topic) topic.check = { ...(topic.check as object), question: '**Warum** ist der Mars rot?' };
+      if (topic)
+        topic.levels.child.check = { ...topic.levels.child.check, question: '**Warum** ist der Mars rot?' };
       expect(() => parseKnowledge(raw.index, raw.locales)).toThrow(
-        /de-DE\.json: topics\.mars\.check\.question/,
+        /de-DE\.json: topics\.mars\.levels\.child\.check\.question/,
       );
     });
 

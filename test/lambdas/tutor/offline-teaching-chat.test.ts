@@ -68,7 +68,9 @@ const ndjson: Transport = async (handler, request) => {
 /** The topic whose check question ends a reply. */
 function askedAbout(language: Locale, response: string): string | undefined {
   return topicIds.find((id) =>
-    response.trimEnd().endsWith(knowledge.locales[language].topics[id]?.check.question ?? '\u0000'),
+    response
+      .trimEnd()
+      .endsWith(knowledge.locales[language].topics[id]?.levels.teen.check.question ?? '\u0000'),
   );
 }
 
@@ -107,7 +109,7 @@ describe.each([
       const question = await talk.say(quizMe);
       expect(question.check).toEqual({ type: 'question' });
       const topic = askedAbout(language, question.response);
-      const check = knowledge.locales[language].topics[topic ?? '']?.check;
+      const check = knowledge.locales[language].topics[topic ?? '']?.levels.teen.check;
       if (!check) throw new Error(`no check question in ${question.response}`);
 
       // Each judgement of a quiz answer also asks a question: the hint's, then the next one (§17.5).
@@ -136,7 +138,11 @@ describe.each([
       chatHistory: [],
       level: 'child',
     });
-    expect(child.response.startsWith(saturn?.childExplanation ?? '\u0000')).toBe(true);
+    // What Saturn is, said for a child, then the rest of the child's lesson and the child's own check.
+    const whatIs = saturn?.facts.find((fact) => fact.shape === 'what-is' && !fact.keywords);
+    expect(child.response.startsWith(whatIs?.child ?? '\u0000')).toBe(true);
+    expect(child.response.endsWith(saturn?.levels.child.check.question ?? '\u0000')).toBe(true);
+    expect(child.response).toContain('some are as big as a house');
     expect(child.check).toEqual({ type: 'question' });
   });
 });

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { LOCALES, type Locale } from '#contract/languages';
 import type { ChatTurn } from '#contract/schemas';
-import type { Level } from '#contract/teaching';
+import { LEVELS, type Level } from '#contract/teaching';
 import { loadKnowledge } from '#lambdas/tutor/offline/knowledge';
 import { createOfflineTutor } from '#lambdas/tutor/offline/offline-tutor';
 import type { TutorReply, TutorStreamEvent } from '#lambdas/tutor/tutor';
@@ -52,15 +52,43 @@ function data(language: Locale) {
   return knowledge.locales[language];
 }
 
+/**
+ * A topic's words and its lessons as a teen hears them (the level a learner who names none gets), with the
+ * child's explanation and check beside them.
+ */
 function topicText(language: Locale, id: string) {
   const text = data(language).topics[id];
   if (!text) throw new Error(`no ${id} in ${language}`);
-  return text;
+  const { teen, child } = text.levels;
+  return {
+    ...text,
+    explanation: teen.explanation,
+    more: teen.more,
+    check: teen.check,
+    childExplanation: child.explanation,
+    childCheck: child.check,
+  };
 }
 
-/** The topic whose check question ends a reply (undefined if none does). */
+/** The topic whose check question, at any level, ends a reply (undefined if none does). */
 function askedAbout(language: Locale, reply: TutorReply): string | undefined {
-  return topicIds.find((id) => reply.response.trimEnd().endsWith(topicText(language, id).check.question));
+  return checkAt(language, reply)?.id;
+}
+
+/** The topic and the level's check whose question ends a reply. */
+function checkAt(language: Locale, reply: TutorReply) {
+  for (const id of topicIds)
+    for (const level of LEVELS) {
+      const check = data(language).topics[id]?.levels[level].check;
+      if (check && reply.response.trimEnd().endsWith(check.question)) return { id, check };
+    }
+  return undefined;
+}
+
+/** What a topic is, as its "what is" fact says it at the level: the first thing a lesson reply says. */
+function whatIs(language: Locale, id: string, level: Level = 'teen'): string {
+  const fact = data(language).topics[id]?.facts.find((entry) => entry.shape === 'what-is' && !entry.keywords);
+  return fact ? (level === 'adult' ? (fact.adult ?? fact.teen) : fact[level]) : '\u0000';
 }
 
 function fill(template: string, values: Record<string, string>): string {
@@ -93,49 +121,43 @@ class Conversation {
 
   /** Answers the check question the last reply ended with, rightly. */
   async answerRightly(last: TutorReply): Promise<TutorReply> {
-    const id = askedAbout(this.language, last);
-    if (!id) throw new Error(`no check question at the end of: ${last.response}`);
-    return this.say(topicText(this.language, id).check.answers[0] ?? '');
+    const asked = checkAt(this.language, last);
+    if (!asked) throw new Error(`no check question at the end of: ${last.response}`);
+    return this.say(asked.check.answers[0] ?? '');
   }
 }
 
 describe('a Young explorer', () => {
-  it.each(LOCALES)('hears a shorter lesson than a teen for every topic in %s', async (language) => {
-    for (const id of topicIds) {
-      const text = topicText(language, id);
-      const message = text.keywords[0] ?? '';
-      const child = await tutor.reply({ userMessage: message, language, history: [], level: 'child' });
-      const teen = await tutor.reply({ userMessage: message, language, history: [], level: 'teen' });
-      expect({ id, child: child.response }).toEqual({
-        id,
-        child: [text.childExplanation, text.check.question].join(joiner(language)),
-      });
-      expect({ id, teen: teen.response }).toEqual({
-        id,
-        teen: [text.explanation, text.check.question].join(joiner(language)),
-      });
-      expect(child.response).not.toBe(teen.response);
-    }
-  });
+  it.each(LOCALES)(
+    'hears the child lesson and check, not the teen one, for every topic in %s',
+    async (language) => {
+      for (const id of topicIds) {
+        const text = topicText(language, id);
+        const message = text.keywords[0] ?? '';
+        const child = await tutor.reply({ userMessage: message, language, history: [], level: 'child' });
+        const teen = await tutor.reply({ userMessage: message, language, history: [], level: 'teen' });
+        expect({ id, child: child.response.endsWith(text.childCheck.question) }).toEqual({ id, child: true });
+        expect({ id, teen: teen.response.endsWith(text.check.question) }).toEqual({ id, teen: true });
+        expect(child.response).not.toBe(teen.response);
+      }
+    },
+  );
 
-  it('hears the teen lesson when no level is sent, and an adult hears it too', async () => {
-    const saturn = topicText('en-US', 'saturn');
-    for (const level of [undefined, 'adult'] as const) {
-      const reply = await tutor.reply({
-        userMessage: 'Saturn',
-        language: 'en-US',
-        history: [],
-        ...(level ? { level } : {}),
-      });
-      expect(reply.response.startsWith(saturn.explanation)).toBe(true);
-    }
+  it('hears the teen lesson when no level is sent; an adult hears the adult one', async () => {
+    const saturn = data('en-US').topics.saturn;
+    const ask = (level?: Level) =>
+      tutor.reply({ userMessage: 'Saturn', language: 'en-US', history: [], ...(level ? { level } : {}) });
+    const [none, teen, adult] = await Promise.all([ask(), ask('teen'), ask('adult')]);
+    expect(none.response).toBe(teen.response);
+    expect(adult.response).not.toBe(teen.response);
+    expect(adult.response.endsWith(saturn?.levels.adult.check.question ?? '\u0000')).toBe(true);
   });
 
   it('gets "more" after answering a check on a child lesson, as the history shows the lesson', async () => {
     const talk = new Conversation('en-US', 'child');
     const lesson = await talk.say('Tell me about Saturn');
     const right = await talk.answerRightly(lesson);
-    expect(right.response).toContain(topicText('en-US', 'saturn').more);
+    expect(right.response).toContain(data('en-US').topics.saturn?.levels.child.more);
   });
 });
 
@@ -155,7 +177,8 @@ describe.each(TAUGHT)('checks for understanding in %s', (language) => {
     expect(right.check).toEqual({ type: 'answer', correct: true });
     expect(right.response.startsWith(checkCorrect)).toBe(true);
     expect(right.response).toContain(mars.more);
-    expect(right.response).toContain(topicText(language, 'jupiter').name);
+    const next = knowledge.index.topics.find((topic) => topic.id === 'mars')?.next ?? '';
+    expect(right.response).toContain(topicText(language, next).name);
   });
 
   it('accepts every listed answer, inside a sentence of the learner’s own', async () => {
@@ -207,7 +230,7 @@ describe.each(TAUGHT)('checks for understanding in %s', (language) => {
     const reply = await talk.say(question);
     // docs/behaviour.md §17.2: a new question mid-check is answered, then the open question asked again.
     expect(reply.check).toEqual({ type: 'question' });
-    expect(reply.response).toContain(saturn.explanation);
+    expect(reply.response).toContain(whatIs(language, 'saturn'));
     expect(askedAbout(language, reply)).toBe('mars');
   });
 });
@@ -218,27 +241,28 @@ describe('judging, in English', () => {
     await talk.say('What is a black hole?');
     const reply = await talk.say('Show me Saturn');
     expect(reply.check).toEqual({ type: 'question' });
-    expect(reply.response).toContain(topicText('en-US', 'saturn').explanation);
+    expect(reply.response).toContain(whatIs('en-US', 'saturn'));
     expect(askedAbout('en-US', reply)).toBe('black-holes');
     expect(reply.imagePrompt).toBeDefined();
   });
 
   it('in a quiz, judges a topic name as an answer: "Mercury" is the wrong hottest planet', async () => {
-    const talk = new Conversation('en-US');
+    // A young explorer's Venus question: which planet is the hottest?
+    const talk = new Conversation('en-US', 'child');
     const start = await talk.say('Quiz me on Venus');
     expect(askedAbout('en-US', start)).toBe('venus');
     const reply = await talk.say('Mercury');
     expect(reply.check).toEqual({ type: 'answer', correct: false, openQuestion: true });
     // The hint speaks to that mistake (docs/behaviour.md §17.2).
-    expect(reply.response).toContain(topicText('en-US', 'venus').check.mistakes[0]?.hint);
+    expect(reply.response).toContain(topicText('en-US', 'venus').childCheck.mistakes[0]?.hint);
   });
 
   it('in a quiz, answers a question of the learner’s own, then asks the quiz’s question again', async () => {
-    const talk = new Conversation('en-US');
+    const talk = new Conversation('en-US', 'child');
     await talk.say('Quiz me on Venus');
     const reply = await talk.say('Why is Mercury so full of craters?');
     expect(reply.check).toEqual({ type: 'question' });
-    expect(reply.response).toContain(topicText('en-US', 'mercury').explanation);
+    expect(reply.response).toContain('craters');
     expect(askedAbout('en-US', reply)).toBe('venus');
     const right = await talk.say('Venus');
     expect(right.check).toEqual({ type: 'answer', correct: true, openQuestion: true });
@@ -250,7 +274,7 @@ describe('judging, in English', () => {
     await talk.say('What is the Moon made of?');
     const reply = await talk.say('How far away is the Sun?');
     expect(reply.check).toEqual({ type: 'question' });
-    expect(reply.response).toContain(topicText('en-US', 'sun').explanation);
+    expect(reply.response).toContain('150 million km');
     expect(askedAbout('en-US', reply)).toBe('moon');
   });
 
@@ -448,10 +472,10 @@ describe('a quiz after another tutor answered', () => {
 
 describe('a quiz, read from the history alone', () => {
   it('goes on after the learner asks about something else mid-quiz: answered, then the quiz question', async () => {
-    const talk = new Conversation('en-US');
+    const talk = new Conversation('en-US', 'child');
     await talk.say('Quiz me on comets');
     const aside = await talk.say('What is a black hole?');
-    expect(aside.response).toContain(topicText('en-US', 'black-holes').explanation);
+    expect(aside.response).toContain(whatIs('en-US', 'black-holes', 'child'));
     expect(askedAbout('en-US', aside)).toBe('comets');
     const right = await talk.say('away from the sun');
     expect(right.check).toEqual({ type: 'answer', correct: true, openQuestion: true });
@@ -459,12 +483,12 @@ describe('a quiz, read from the history alone', () => {
   });
 
   it('does not treat a quiz opening written by someone else as a quiz', async () => {
-    const moon = topicText('en-US', 'moon').check.question;
+    const moon = topicText('en-US', 'moon').check;
     const history: ChatTurn[] = [
       { role: 'user', content: 'quiz me' },
-      { role: 'assistant', content: `Quiz time! Three questions about unicorns. ${moon}` },
+      { role: 'assistant', content: `Quiz time! Three questions about unicorns. ${moon.question}` },
     ];
-    const reply = await tutor.reply({ userMessage: 'the sun', language: 'en-US', history });
+    const reply = await tutor.reply({ userMessage: moon.answers[0] ?? '', language: 'en-US', history });
     expect(reply.check).toEqual({ type: 'answer', correct: true });
     expect(reply.response).not.toContain('Next question');
   });

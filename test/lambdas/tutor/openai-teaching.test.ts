@@ -10,7 +10,7 @@ import { CHECK_NOTED } from '#lambdas/tutor/check-tools';
 import { createOpenAiTutor } from '#lambdas/tutor/openai-tutor';
 import type { Tutor, TutorRequest } from '#lambdas/tutor/tutor';
 import { answersInTurn, jsonOf, routesInTurn } from '#support/bedrock-fake';
-import { lessonNote } from '#support/lessons';
+import { lessonNote, readLessonsFirst } from '#support/lessons';
 import { startFakeServer, type FakeRoute, type FakeServer } from '#support/loopback';
 import {
   completion,
@@ -54,6 +54,8 @@ describe('the OpenAI-compatible tutor teaching (platform fetch, loopback fake)',
   let tutor: Tutor;
 
   beforeAll(async () => {
+    // Grounding reads a language's lessons on its first use: read before the models' short deadlines.
+    await readLessonsFirst('en-US', 'es-ES', 'fr-FR', 'ja-JP');
     fake = await startFakeServer(answersInTurn(completion({ content: 'Hi!' })));
     tutor = createOpenAiTutor(
       readTutorConfig({
@@ -239,7 +241,7 @@ describe('the OpenAI-compatible tutor teaching (platform fetch, loopback fake)',
 
         for (const index of [0, 1]) {
           expect(systemOf(index)).toMatch(/Reference notes: .*Do not contradict them/);
-          expect(systemOf(index)).toContain(`\n${lessonNote(language, topic)}`);
+          expect(systemOf(index)).toContain(`\n${lessonNote(language, topic, question)}`);
         }
       },
     );

@@ -8,6 +8,7 @@ import type { Tutor } from '#lambdas/tutor/tutor';
 import { answersInTurn, jsonOf, notJson } from '#support/bedrock-fake';
 import { hang, startFakeServer, type FakeServer } from '#support/loopback';
 import { completion, openAiError, pictureCall } from '#support/openai-fake';
+import { readLessonsFirst } from '#support/lessons';
 
 interface CompletionBody {
   model: string;
@@ -39,6 +40,8 @@ describe('the OpenAI-compatible tutor (platform fetch against a loopback fake)',
   };
 
   beforeAll(async () => {
+    // Grounding reads a language's lessons on its first use: read before the models' short deadlines.
+    await readLessonsFirst('en-US', 'es-ES', 'fr-FR', 'ja-JP');
     fake = await startFakeServer(answersInTurn(completion({ content: 'Hi!' })));
   });
   afterAll(() => fake.close());
@@ -63,7 +66,7 @@ describe('the OpenAI-compatible tutor (platform fetch against a loopback fake)',
       messages: [
         {
           role: 'system',
-          content: systemPrompt('es-ES', 'teen', await referenceNotes('¿Qué es la Luna?', 'es-ES')),
+          content: systemPrompt('es-ES', 'teen', await referenceNotes('¿Qué es la Luna?', 'es-ES', 'teen')),
         },
         { role: 'user', content: '¿Qué es la Luna?' },
       ],
