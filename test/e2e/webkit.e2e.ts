@@ -139,8 +139,14 @@ async function rate(webkit: WebKitApp, legend: string, name: string): Promise<vo
 }
 
 /** The offline tutor's lessons in one language (lambdas/tutor/offline/knowledge/<locale>.json). */
+/** The teen's check of each topic (the level the app starts at): what the quiz asks. */
 function lessons(locale: Locale): {
-  readonly topics: Readonly<Record<string, { readonly check?: { question: string; answers: string[] } }>>;
+  readonly topics: Readonly<
+    Record<
+      string,
+      { readonly levels: { readonly teen: { readonly check: { question: string; answers: string[] } } } }
+    >
+  >;
 } {
   const file = join(process.cwd(), 'lambdas', 'tutor', 'offline', 'knowledge', `${locale}.json`);
   return JSON.parse(readFileSync(file, 'utf8')) as ReturnType<typeof lessons>;
@@ -238,12 +244,12 @@ describe('Astro in WebKit', () => {
     await startConversation(ui, t.start, LISTENING);
     await ask(ui, 'Quiz me!', t.takeYourTime);
     const question = (await texts(app, ASTRO_MESSAGE)).at(-1) ?? '';
-    const asked = Object.values(lessons('en-US').topics).find(
-      ({ check }) => check && question.trimEnd().endsWith(check.question),
+    const asked = Object.values(lessons('en-US').topics).find(({ levels }) =>
+      question.trimEnd().endsWith(levels.teen.check.question),
     );
     expect(asked, question).toBeDefined();
     expect(await ui.count('.star-count')).toBe(0);
-    await ask(ui, asked?.check?.answers[0] ?? '', t.takeYourTime);
+    await ask(ui, asked?.levels.teen.check.answers[0] ?? '', t.takeYourTime);
     const starName = pluralOf('en-US', STAR_MESSAGES['en-US'].count, 1);
     await ui.waitForCount(`.star-count[aria-label="${starName}"]`, 1);
     expect(await ui.innerText('.star-count')).toMatch(/★\s*1/);
@@ -256,8 +262,9 @@ describe('Astro in WebKit', () => {
     await typeAndWait(ui, 'What is the Sun?');
     await typeAndWait(ui, 'What is Mars?');
     expect(await ui.count('[role="dialog"]')).toBe(0);
-    // The Sun's check, asked again after the answer about Mars, answered right: judged and closed.
-    await typeMessage(ui, 'A star');
+    // The Sun's check (what makes it shine), asked again after the answer about Mars, answered right:
+    // judged and closed.
+    await typeMessage(ui, 'Nuclear fusion');
     await ui.waitForCount('[role="dialog"]', 1);
     expect(await ui.innerText('[role="dialog"]')).toContain('Share Your Feedback');
 

@@ -184,9 +184,15 @@ export function longestLanguage(): Locale {
   );
 }
 
+/** The quiz words and each topic's teen check (the level the app starts at): what the quiz asks. */
 interface Lessons {
   readonly quizWords: readonly string[];
-  readonly topics: Readonly<Record<string, { readonly check?: { question: string; answers: string[] } }>>;
+  readonly topics: Readonly<
+    Record<
+      string,
+      { readonly levels: { readonly teen: { readonly check: { question: string; answers: string[] } } } }
+    >
+  >;
 }
 
 function lessons(locale: Locale): Lessons {
@@ -278,9 +284,9 @@ export async function checkEveryState(stage: LayoutStage, locale: Locale): Promi
   const question = await stage.evaluate(
     () => [...document.querySelectorAll<HTMLElement>('.message-astro .bubble-text')].at(-1)?.innerText ?? '',
   );
-  const answer = Object.values(topics).find(
-    ({ check }) => check && question.trimEnd().endsWith(check.question),
-  )?.check?.answers[0];
+  const answer = Object.values(topics).find(({ levels }) =>
+    question.trimEnd().endsWith(levels.teen.check.question),
+  )?.levels.teen.check.answers[0];
   expect(answer, question).toBeDefined();
   await send(answer ?? '');
   await stage.ui.waitForCount('.star-count', 1);
