@@ -193,5 +193,11 @@ describe('the conversation when Azure is withdrawn', () => {
 
     expect(h.azure.disposed).toBe(true);
     expect(h.state()).toMatchObject({ engine: 'none', status: 'listening', checkOpen: true, active: true });
+    // The next reply is shown and Astro listens again at once: it is not held for the engine's deadline.
+    h.replies.push({ response: 'Oui, Jupiter !', check: { type: 'answer', correct: true } });
+    expect(h.controller.submitUtterance('Jupiter')).toBe(true);
+    await settle();
+    expect(h.state().messages.at(-1)?.text).toBe('Oui, Jupiter !');
+    expect(h.state().status).toBe('listening');
   });
 });

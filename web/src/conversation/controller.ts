@@ -329,8 +329,12 @@ export class ConversationController {
     } catch (error) {
       // Not loaded in time: the learner types from here on (§2.15), never a dead Listening.
       logError('the browser speech engine did not load', error);
+      // One that turns up after all is released at once, as at Start.
+      making.then((late) => late.dispose()).catch(() => undefined);
       if (this.engine === retired && this.isCurrent(conversationId)) {
         this.engine = null;
+        // No engine from here on: a later reply is shown at once, never held for the deadline again.
+        this.enginePromise = Promise.resolve(null);
         retired.dispose();
         this.dispatch({ type: 'engine_replaced', engine: 'none' });
       }
