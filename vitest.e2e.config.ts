@@ -8,11 +8,12 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // Run after `npm run build` (`npm run test:e2e` does both).
 
 /**
- * The files that take longest start first (their time is mostly waiting: real audio, real voices,
+ * The files that take longest start first (the Azure files are mostly waiting: real audio, real
  * deadlines), so the shorter ones fill the other workers around them. Roughly in seconds on 2 cores.
  */
 const LONGEST_FIRST: Readonly<Record<string, number>> = {
-  'azure-speech.e2e.ts': 130,
+  'azure-speech-faults.e2e.ts': 80,
+  'azure-speech.e2e.ts': 75,
   'webkit.e2e.ts': 50,
   'webkit-layout.e2e.ts': 50,
   'firefox.e2e.ts': 35,
@@ -40,7 +41,8 @@ export default defineConfig({
     // How long an `expect.poll` waits for the page to get there when the test names no bound (vitest's own
     // default, 1 s, is shorter than one busy moment of the machine).
     expect: { poll: { timeout: 10_000 } },
-    // Three files at once on two cores: most of a browser test is waiting. E2E_WORKERS overrides it.
+    // Three files at once on two cores: the browsers then keep both cores busy, and a fourth file only
+    // slows the others down (docs/testing.md, "How long it takes"). E2E_WORKERS overrides it.
     fileParallelism: true,
     maxWorkers: Number(process.env.E2E_WORKERS ?? 3),
     sequence: { sequencer: LongestFirst },

@@ -2,10 +2,10 @@
  * `npm run check`: the whole suite, as fast as two cores allow (docs/testing.md, "How long it takes").
  * First the browsers (test/e2e/browsers.sh: installs what is missing, or stops at once saying how); then
  * every step at once, each in a process group of its own: lint, typecheck, the teaching evals, the unit
- * and integration tests, and the web build followed by the browser tests. They overlap well: the browser
- * tests spend most of their time waiting (for a voice to finish, a deadline to pass), which is when the
- * others compute. Each step's output is printed whole when it ends, so the steps do not interleave; the
- * first failure ends the others and the run.
+ * and integration tests, and the web build followed by the browser tests. Together they keep both cores
+ * busy (the browser tests are three quarters of the CPU: docs/testing.md, "How long it takes"). Each step's
+ * output is printed whole when it ends, so the steps do not interleave; the first failure ends the others
+ * and the run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';

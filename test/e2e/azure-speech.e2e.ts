@@ -1,206 +1,26 @@
-import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { Locale } from '#contract/languages';
 import { MESSAGES } from '#support/ui-strings';
 import { AzureSpeechFake } from '#support/azure-speech-fake';
 import { silentMp3 } from '#support/silent-mp3';
+import { judgeReplies, waitForStatus } from './support/app';
 import {
-  DESKTOP,
-  judgeReplies,
-  speech,
-  speechLog,
-  useTestApp,
-  waitForStatus,
-  type TestApp,
-} from './support/app';
-import { routeAzureSpeech } from './support/azure-speech-route';
-import { installSpeechFakes } from './support/speech-fakes';
+  HAVE_METADATA,
+  MP3_FORMAT,
+  endedCount,
+  mediaLog,
+  mediaState,
+  openAzureApp,
+  sayAndHear,
+  startIn,
+  userMessages,
+  useAzureTestApp,
+} from './support/azure-app';
 
-// The app's Azure speech path in Chromium, with the real Speech SDK talking to the fake speech service
-// (test/support/azure-speech-fake.ts) through page.routeWebSocket, under the page's real CSP. Chromium's
-// fake microphone feeds real audio through the SDK's worklet; the synthesized MP3 really plays.
+// A spoken conversation on the Azure speech path in Chromium: the real Speech SDK against the fake speech
+// service, under the page's real CSP (test/e2e/support/azure-app.ts). Its faults and limits are in
+// azure-speech-faults.e2e.ts, which runs beside this file.
 
-const app = useTestApp({
-  chromiumArgs: [
-    '--use-fake-ui-for-media-stream',
-    '--use-fake-device-for-media-stream',
-    '--autoplay-policy=no-user-gesture-required',
-  ],
-});
-
-const MP3_FORMAT = 'audio-16khz-32kbitrate-mono-mp3';
-/** HTMLMediaElement.HAVE_METADATA (the test's Node has no DOM constants). */
-const HAVE_METADATA = 1;
-/** 16 kHz 16-bit mono: what the SDK uploads each second. */
-const PCM_BYTES_PER_SECOND = 32_000;
-
-interface MediaEvent {
-  readonly event: string;
-  readonly rate: number;
-  readonly duration: number;
-  /** What the element had buffered then, in seconds: [start, end] of each range. */
-  readonly buffered: [number, number][];
-}
-
-/** The state of the media element the app last asked to play, as readyState and buffered ranges. */
-interface MediaState {
-  readonly readyState: number;
-  readonly buffered: [number, number][];
-}
-
-/**
- * Runs in the page before the app: records what every media element does (play() calls, `playing`,
- * `ended`, `error`) and with which playbackRate, duration and buffered ranges, and keeps the element last
- * asked to play. Playback itself is untouched.
- */
-function recordMediaPlayback(): void {
-  const log: MediaEvent[] = [];
-  const page = window as unknown as { __media: MediaEvent[]; __mediaElement?: HTMLMediaElement };
-  page.__media = log;
-  const watched = new WeakSet<HTMLMediaElement>();
-  const play = HTMLMediaElement.prototype.play;
-  HTMLMediaElement.prototype.play = function recordedPlay(this: HTMLMediaElement) {
-    const ranges = () =>
-      Array.from({ length: this.buffered.length }, (_, index): [number, number] => [
-        this.buffered.start(index),
-        this.buffered.end(index),
-      ]);
-    const record = (event: string) =>
-      log.push({ event, rate: this.playbackRate, duration: this.duration, buffered: ranges() });
-    page.__mediaElement = this;
-    if (!watched.has(this)) {
-      watched.add(this);
-      for (const type of ['playing', 'ended', 'error']) this.addEventListener(type, () => record(type));
-    }
-    record('play');
-    return play.call(this);
-  };
-}
-
-/** Runs in the page: the learner (or a policy) refuses the microphone, as getUserMedia reports it. */
-function denyMicrophone(): void {
-  navigator.mediaDevices.getUserMedia = () =>
-    Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
-}
-
-function mediaLog(page: Page): Promise<MediaEvent[]> {
-  return page.evaluate(() => (window as unknown as { __media: MediaEvent[] }).__media);
-}
-
-/** The element the app last asked to play, now; null before any. */
-function mediaState(page: Page): Promise<MediaState | null> {
-  return page.evaluate(() => {
-    const element = (window as unknown as { __mediaElement?: HTMLMediaElement }).__mediaElement;
-    if (!element) return null;
-    const { buffered } = element;
-    return {
-      readyState: element.readyState,
-      buffered: Array.from({ length: buffered.length }, (_, index): [number, number] => [
-        buffered.start(index),
-        buffered.end(index),
-      ]),
-    };
-  });
-}
-
-async function endedCount(page: Page): Promise<number> {
-  return (await mediaLog(page)).filter((entry) => entry.event === 'ended').length;
-}
-
-interface AzureApp {
-  readonly context: BrowserContext;
-  readonly page: Page;
-  readonly fake: AzureSpeechFake;
-  /** Tokens handed out by /api/speechToken, in order. */
-  readonly tokens: string[];
-  /**
-   * From now on the token endpoint mints one last token lasting `lastTokenMs`, then answers 503
-   * `over_budget` (the day's budget reached, docs/behaviour.md §12.19).
-   */
-  readonly reachBudget: (lastTokenMs: number) => void;
-}
-
-/**
- * Runs in the page around installSpeechFakes: keeps the real HTMLMediaElement.play (which the fakes
- * replace), so Azure's audio really plays while the browser's recognition and voices are the fakes'.
- */
-function keepRealPlay(): void {
-  const page = window as unknown as { __realPlay?: typeof HTMLMediaElement.prototype.play };
-  if (page.__realPlay) HTMLMediaElement.prototype.play = page.__realPlay;
-  else page.__realPlay = HTMLMediaElement.prototype.play;
-}
-
-/** The app with /api/speechToken answering fake tokens and the speech hosts answered by the fake. */
-async function openAzureApp(
-  testApp: TestApp,
-  options: {
-    tokenLifetimeMs?: number;
-    fake?: AzureSpeechFake;
-    denyMicrophone?: boolean;
-    /** The browser's own recognition and voices are the page's fakes (test/e2e/support/speech-fakes.ts). */
-    browserSpeechFakes?: boolean;
-  } = {},
-): Promise<AzureApp> {
-  const context = await testApp.browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' });
-  if (options.browserSpeechFakes) {
-    await context.addInitScript(keepRealPlay);
-    await context.addInitScript(installSpeechFakes);
-    await context.addInitScript(keepRealPlay);
-  }
-  await context.addInitScript(recordMediaPlayback);
-  if (options.denyMicrophone) await context.addInitScript(denyMicrophone);
-  const page = await context.newPage();
-  const tokens: string[] = [];
-  /** Once the budget is reached: how long the last token lasts, and whether it has been minted. */
-  let budget: { lastTokenMs: number; spent: boolean } | null = null;
-  const fake = await routeAzureSpeech(page, options.fake);
-  await page.route('**/api/speechToken', (route) => {
-    const headers = { 'Cache-Control': 'no-store' };
-    if (budget?.spent) {
-      return route.fulfill({
-        status: 503,
-        json: { error: { code: 'over_budget', message: 'The spending limit is reached.' } },
-        headers,
-      });
-    }
-    const token = `fake-token-${tokens.length + 1}`;
-    tokens.push(token);
-    const lifetimeMs = budget?.lastTokenMs ?? options.tokenLifetimeMs ?? 600_000;
-    if (budget) budget.spent = true;
-    return route.fulfill({
-      json: { token, region: 'eastus', expiresAt: new Date(Date.now() + lifetimeMs).toISOString() },
-      headers,
-    });
-  });
-  await page.goto(testApp.url);
-  await page.getByRole('button', { name: 'Start Conversation' }).waitFor();
-  const reachBudget = (lastTokenMs: number) => void (budget = { lastTokenMs, spent: false });
-  return { context, page, fake, tokens, reachBudget };
-}
-
-/** Starts in the locale and waits for the greeting to be spoken and the app to listen. */
-async function startIn(page: Page, locale: Locale = 'en-US'): Promise<void> {
-  const t = MESSAGES[locale];
-  await page.getByLabel('Language').selectOption(locale);
-  await page.getByRole('button', { name: t.start }).click();
-  await waitForStatus(page, t.listening);
-}
-
-/** The learner's sent messages (not the faded interim bubble). */
-function userMessages(page: Page): Promise<string[]> {
-  return page.locator('.message-user:not(.message-interim) .bubble-text').allInnerTexts();
-}
-
-/** Says `text` through the fake service and waits for Astro's spoken answer and listening again. */
-async function sayAndHear(page: Page, fake: AzureSpeechFake, text: string, listening = 'Listening...') {
-  const answers = await page.locator('.message-astro').count();
-  const ended = await endedCount(page);
-  fake.say(text);
-  await page.locator('.message-user:not(.message-interim)', { hasText: text }).waitFor();
-  await page.locator('.message-astro').nth(answers).waitFor();
-  await expect.poll(() => endedCount(page), { timeout: 15_000 }).toBeGreaterThan(ended);
-  await waitForStatus(page, listening);
-}
+const app = useAzureTestApp();
 
 describe('the Azure speech path in Chromium against the speech service protocol', () => {
   it('holds a whole spoken turn: interim bubble, phrase, reply in the right voice, played at the chosen speed', async () => {
@@ -314,45 +134,6 @@ describe('the Azure speech path in Chromium against the speech service protocol'
     await context.close();
   });
 
-  it.each([
-    ['never answers the SSML', { kind: 'silent' }],
-    ['closes the socket normally after the SSML', { kind: 'close', code: 1000 }],
-  ] as const)('listens again when the service %s, and speaks the next reply', async (_name, fault) => {
-    const { context, page, fake } = await openAzureApp(app);
-    fake.scriptSynthesis(fault);
-    // The greeting is abandoned at its synthesis deadline; the conversation carries on.
-    await page.getByRole('button', { name: 'Start Conversation' }).click();
-    await waitForStatus(page, 'Listening...');
-    expect(await endedCount(page)).toBe(0);
-    const abandoned = fake.ssml.length;
-    await sayAndHear(page, fake, 'Why do stars twinkle?');
-    // The next reply's sentences went out on a fresh synthesizer and were heard.
-    expect(fake.ssml.length).toBeGreaterThan(abandoned);
-    expect(await endedCount(page)).toBeGreaterThan(0);
-    expect(fake.synthesisSockets().length).toBeGreaterThanOrEqual(2);
-    await context.close();
-  });
-
-  it('reconnects recognition after the service closes it with 1007, with microphone audio flowing again', async () => {
-    const { context, page, fake } = await openAzureApp(app);
-    await startIn(page);
-    fake.dropRecognition(1007);
-    // The SDK's own reconnect of the dropped recogniser carries no audio; the engine's new one does.
-    await expect
-      .poll(
-        () => fake.recognitionSockets().some((socket, index) => index > 0 && socket.audioBytes > 16_000),
-        {
-          timeout: 10_000,
-        },
-      )
-      .toBe(true);
-    await sayAndHear(page, fake, 'Is Pluto a planet?');
-    expect(await userMessages(page)).toEqual(['Is Pluto a planet?']);
-    // Whatever the dropped recogniser left open is closed: one recognition socket remains.
-    await expect.poll(() => fake.recognitionSockets().filter((socket) => !socket.closed).length).toBe(1);
-    await context.close();
-  });
-
   it('waits longer for the answer to a check question: 1200 ms of silence asked of the service, the default after', async () => {
     const { context, page, fake } = await openAzureApp(app);
     // "I don't know" gets the hint and the question again: the judgement asks again (docs/behaviour.md §17.2).
@@ -408,23 +189,6 @@ describe('the Azure speech path in Chromium against the speech service protocol'
     await context.close();
   });
 
-  it('refreshes the token before it expires and opens the next socket with the new one', async () => {
-    // 61 s tokens: refreshed a minute early, so about every second.
-    const { context, page, fake, tokens } = await openAzureApp(app, { tokenLifetimeMs: 61_000 });
-    await startIn(page);
-    await expect.poll(() => tokens.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
-    fake.dropRecognition(1007);
-    await sayAndHear(page, fake, 'What is a light year?');
-    const [first, ...later] = fake.recognitionSockets();
-    expect(first?.token).toBe('fake-token-1');
-    expect(later.length).toBeGreaterThan(0);
-    for (const socket of later) {
-      expect(socket.token).not.toBe('fake-token-1');
-      expect(tokens).toContain(socket.token);
-    }
-    await context.close();
-  });
-
   it('opens no recognition when the microphone is refused, and still speaks replies to typed messages', async () => {
     const { context, page, fake } = await openAzureApp(app, { denyMicrophone: true });
     await page.getByRole('button', { name: 'Start Conversation' }).click();
@@ -440,65 +204,6 @@ describe('the Azure speech path in Chromium against the speech service protocol'
     expect(await endedCount(page)).toBeGreaterThan(greeting);
     expect(await endedCount(page)).toBe(fake.ssml.length);
     expect(fake.recognitionSockets()).toEqual([]);
-    await context.close();
-  });
-
-  it('keeps the microphone flowing after the page stalls more than 5 s into a session (real CSP)', async () => {
-    const { context, page, fake } = await openAzureApp(app);
-    const csp = (await page.request.get(app.url)).headers()['content-security-policy'];
-    expect(csp).toContain("script-src 'self'");
-    expect(csp).not.toContain('worker-src');
-    await startIn(page);
-    const [recognition] = fake.recognitionSockets();
-    // Past the SDK's 5 s of unthrottled upload: from here on it paces audio with a timer.
-    await expect
-      .poll(() => recognition?.audioBytes ?? 0, { timeout: 20_000 })
-      .toBeGreaterThan(5.5 * PCM_BYTES_PER_SECOND);
-    await page.evaluate(() => {
-      const end = performance.now() + 300;
-      while (performance.now() < end) {
-        // Busy: a long render or a garbage collection on a slow phone.
-      }
-    });
-    // Answered only once a further half second of audio has arrived after the stall.
-    await sayAndHear(page, fake, 'Are you still listening?');
-    expect(fake.recognitionSockets()).toHaveLength(1);
-    await context.close();
-  });
-  it('goes on with the browser speech once tokens are refused with over_budget and the last one expires', async () => {
-    // 65 s tokens: refreshed a minute early, so about every 5 s while the budget lasts.
-    const { context, page, fake, reachBudget } = await openAzureApp(app, {
-      tokenLifetimeMs: 65_000,
-      browserSpeechFakes: true,
-    });
-    const browserNote = MESSAGES['en-US'].browserSpeech;
-    await startIn(page);
-    await sayAndHear(page, fake, 'What is a comet?');
-    const azureSockets = fake.recognitionSockets().length;
-
-    // The day's budget is reached: the next refresh gets a last 4 s token, then only over_budget.
-    reachBudget(4_000);
-    // Azure serves until that token expires; then the browser's speech listens, with its quiet note.
-    await page.getByText(browserNote).waitFor({ timeout: 20_000 });
-    await waitForStatus(page, 'Listening...');
-    await expect
-      .poll(async () => (await speechLog(page)).recognition.some((entry) => entry.event === 'start'))
-      .toBe(true);
-    const transcript = await page.locator('.message .bubble-text').allInnerTexts();
-    const synthesized = fake.ssml.length;
-
-    // The conversation goes on by voice: the browser hears the learner and speaks Astro's reply.
-    expect(await speech(page, 'say', 'What is a star?')).toBe(true);
-    await page.locator('.message-user:not(.message-interim)', { hasText: 'What is a star?' }).waitFor();
-    await expect.poll(async () => (await speechLog(page)).utterances.length).toBeGreaterThan(0);
-    await waitForStatus(page, 'Listening...');
-    expect(await userMessages(page)).toEqual(['What is a comet?', 'What is a star?']);
-    const after = await page.locator('.message .bubble-text').allInnerTexts();
-    expect(after.slice(0, transcript.length)).toEqual(transcript);
-    // Azure is left alone: recognition stopped reconnecting, and the reply was not sent to it.
-    expect(fake.recognitionSockets().length).toBeLessThanOrEqual(azureSockets + 1);
-    expect(fake.ssml.length).toBe(synthesized);
-    expect(await page.getByText(MESSAGES['en-US'].reconnectingNote).count()).toBe(0);
     await context.close();
   });
 });

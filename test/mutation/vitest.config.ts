@@ -4,8 +4,9 @@ import unit from '../../vitest.config';
 // The unit and integration tests that exercise the folders Stryker mutates (test/mutation/stryker.config.mjs):
 // never the browser tests, and not the CDK synth, lint or ops-tool tests, which import nothing mutated.
 // The rest (timeouts, environment) is the unit config's; `include` replaces its list rather than adding to it.
-// The unit config's projects (unit, and gc with --expose-gc) are left out: one plain run, without the gc tests.
-const { projects: _projects, ...shared } = unit.test ?? {};
+// The unit config's projects (unit, unit-isolated, and gc with --expose-gc) are left out: one plain run,
+// every file isolated, without the gc tests; and its worker count, since Stryker runs its own (concurrency).
+const { projects: _projects, maxWorkers: _maxWorkers, ...shared } = unit.test ?? {};
 
 export default defineConfig({
   // Stryker's sandbox links node_modules from outside its own root, and Vite refuses files outside the

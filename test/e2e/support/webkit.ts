@@ -93,7 +93,10 @@ kill -TERM 0`;
 
 async function startDriver(home: string): Promise<Driver> {
   const port = await freePort();
-  // -a: the first free display, so several test files (and people) can run at once.
+  // -a: the first free display, so several test files (and people) can run at once. Each test worker
+  // starts its search at a display of its own (-n), so two files starting together do not both pick the
+  // same one (the second X server would fail, and its browser land on the first file's display).
+  const firstDisplay = 99 + 10 * Number(process.env.VITEST_POOL_ID ?? 0);
   const child = spawn(
     'sh',
     [
@@ -102,6 +105,9 @@ async function startDriver(home: string): Promise<Driver> {
       'webkit-group',
       String(process.pid),
       XVFB_RUN,
+      // -n before -a: xvfb-run looks for the free display when it reads -a.
+      '-n',
+      String(firstDisplay),
       '-a',
       '-s',
       '-screen 0 1280x1024x24 -nolisten tcp',

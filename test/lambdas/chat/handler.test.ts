@@ -52,7 +52,7 @@ describe('POST /api/chat with the Bedrock tutor', () => {
     handler = createChatHandler({
       ASTRO_MODEL: 'bedrock',
       BEDROCK_ENDPOINT: bedrock.url,
-      MODEL_TIMEOUT_MS: '400',
+      MODEL_TIMEOUT_MS: '1500',
     });
   });
   afterAll(() => bedrock.close());

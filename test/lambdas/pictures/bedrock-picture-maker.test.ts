@@ -24,7 +24,7 @@ describe('the Bedrock picture maker (real InvokeModel client against a loopback 
       readPictureConfig({
         ASTRO_IMAGE_MODEL: 'bedrock',
         BEDROCK_ENDPOINT: fake.url,
-        IMAGE_TIMEOUT_MS: '400',
+        IMAGE_TIMEOUT_MS: '1500',
       }),
     );
   });

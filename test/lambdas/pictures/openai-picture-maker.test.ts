@@ -13,7 +13,7 @@ describe('the OpenAI-compatible picture maker (platform fetch against a loopback
       readPictureConfig({
         ASTRO_IMAGE_MODEL: 'openai',
         OPENAI_BASE_URL: `${fake.url}/v1`,
-        IMAGE_TIMEOUT_MS: '400',
+        IMAGE_TIMEOUT_MS: '1500',
         ...env,
       }),
     );

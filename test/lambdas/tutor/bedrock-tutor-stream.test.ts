@@ -271,10 +271,11 @@ describe('the Bedrock tutor streaming (real ConverseStream client, binary event-
   });
 
   it('hears to the end a model that talks for longer than the idle deadline, each piece within it', async () => {
-    const talkative = tutorWithDeadlines({ wholeMs: '20000', idleMs: '300' });
+    const talkative = tutorWithDeadlines({ wholeMs: '20000', idleMs: '1000' });
     const words = 'Saturn has rings of ice and rock that stretch far into space.'.split(/(?<= )/);
-    const pause = () => new Promise<void>((resolve) => setTimeout(resolve, 50));
-    // About 15 events 50 ms apart: the reply lasts over twice the idle deadline, no gap comes near it.
+    const pause = () => new Promise<void>((resolve) => setTimeout(resolve, 150));
+    // About 15 events 150 ms apart: the reply lasts over twice the idle deadline, and no gap comes near it
+    // even on a machine busy enough to stretch one several times over.
     fake.respondWith(converseStreamAnswer(converseStreamEvents(words).flatMap((event) => [event, pause])));
 
     const streamed = await collect(talkative.stream(ask));
