@@ -101,11 +101,12 @@ describe('Azure synthesis against the speech service protocol', () => {
 
   it('waits for a slow first byte within the deadline, and abandons one past it', async () => {
     const { engine, service, output } = await startEngine({
-      deadlines: { ...TEST_DEADLINES, synthesisFirstByteMs: 300 },
+      deadlines: { ...TEST_DEADLINES, synthesisFirstByteMs: 1000 },
     });
+    // 50 ms is well within the deadline even on a machine with every core busy; 2.5 s is well past it.
     service.fake.scriptSynthesis(
       { kind: 'speak', firstByteDelayMs: 50 },
-      { kind: 'speak', firstByteDelayMs: 1000 },
+      { kind: 'speak', firstByteDelayMs: 2500 },
     );
     await engine.speak('Slow but fine', 'en-US', 1);
     await expect(engine.speak('Too slow', 'en-US', 1)).rejects.toThrow(/first synthesized audio/);
@@ -114,12 +115,12 @@ describe('Azure synthesis against the speech service protocol', () => {
 
   it('lets a long synthesis whose audio came in time run past the first-audio deadline (§10.15)', async () => {
     const { engine, service, output } = await startEngine({
-      deadlines: { ...TEST_DEADLINES, synthesisFirstByteMs: 400, synthesisMs: 4000 },
+      deadlines: { ...TEST_DEADLINES, synthesisFirstByteMs: 800, synthesisMs: 8000 },
     });
-    // 2,800 bytes in 7 frames 200 ms apart: the last comes 1.2 s after the first, 3 times the first-audio
-    // deadline and well within the whole synthesis's 4 s.
+    // 2,800 bytes in 7 frames 400 ms apart: the last comes 2.4 s after the first, 3 times the first-audio
+    // deadline and well within the whole synthesis's 8 s.
     service.fake.audioChunkBytes = 400;
-    service.fake.scriptSynthesis({ kind: 'speak', frameGapMs: 200 });
+    service.fake.scriptSynthesis({ kind: 'speak', frameGapMs: 400 });
 
     await engine.speak('Saturn’s rings are made of ice and rock, some as small as dust.', 'en-US', 1);
 

@@ -27,7 +27,7 @@ describe('the OpenAI-compatible tutor (platform fetch against a loopback fake)',
         ASTRO_MODEL: 'openai',
         OPENAI_BASE_URL: `${fake.url}/v1/`,
         OPENAI_MODEL: 'llama3.2',
-        MODEL_TIMEOUT_MS: '400',
+        MODEL_TIMEOUT_MS: '1500',
         ...env,
       }),
     );

@@ -166,7 +166,7 @@ describe('OpenAI-compatible servers: the usage a completion reports', () => {
         OPENAI_BASE_URL: `${fake.url}/v1`,
         OPENAI_MODEL: 'llama3.2',
         MODEL_TIMEOUT_MS: '2000',
-        MODEL_IDLE_TIMEOUT_MS: '300',
+        MODEL_IDLE_TIMEOUT_MS: '1500',
       }),
     );
   });
