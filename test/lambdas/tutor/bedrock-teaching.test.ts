@@ -67,8 +67,8 @@ describe('the Bedrock tutor teaching (real client, loopback fake)', () => {
       readTutorConfig({
         ASTRO_MODEL: 'bedrock',
         BEDROCK_ENDPOINT: fake.url,
-        MODEL_TIMEOUT_MS: '2000',
-        MODEL_IDLE_TIMEOUT_MS: '500',
+        MODEL_TIMEOUT_MS: '5000',
+        MODEL_IDLE_TIMEOUT_MS: '1500',
       }),
     );
   });

@@ -62,8 +62,8 @@ describe('the OpenAI-compatible tutor teaching (platform fetch, loopback fake)',
         ASTRO_MODEL: 'openai',
         OPENAI_BASE_URL: `${fake.url}/v1`,
         OPENAI_MODEL: 'llama3.2',
-        MODEL_TIMEOUT_MS: '2000',
-        MODEL_IDLE_TIMEOUT_MS: '500',
+        MODEL_TIMEOUT_MS: '5000',
+        MODEL_IDLE_TIMEOUT_MS: '1500',
       }),
     );
   });
