@@ -202,12 +202,13 @@ describe('POST /api/chat streamed (Accept: application/x-ndjson)', () => {
       ),
     );
 
-    // The whole deadline far beyond the test's own: only the idle deadline can end the reply in time.
+    // The whole deadline far beyond the test's own: only the idle deadline can end the reply in time. The
+    // idle deadline also covers the first event, so it leaves a busy machine room to get that far.
     const patient = createChatHandler({
       ASTRO_MODEL: 'bedrock',
       BEDROCK_ENDPOINT: bedrock.url,
       MODEL_TIMEOUT_MS: '60000',
-      MODEL_IDLE_TIMEOUT_MS: '300',
+      MODEL_IDLE_TIMEOUT_MS: '1500',
     });
 
     const lines = await readLines(await chat(patient));

@@ -313,7 +313,7 @@ describe('the OpenAI-compatible tutor streaming (platform fetch against an SSE f
 
     // The whole deadline far beyond the test's own: only the idle deadline can end the reply in time.
     const streamed = await collect(
-      tutorWith({ MODEL_TIMEOUT_MS: '60000', MODEL_IDLE_TIMEOUT_MS: '200' }).stream(ask),
+      tutorWith({ MODEL_TIMEOUT_MS: '60000', MODEL_IDLE_TIMEOUT_MS: '1500' }).stream(ask),
     );
 
     expect(streamed.text).toBe('Stars are');
