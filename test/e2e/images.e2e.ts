@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
@@ -13,6 +11,7 @@ import {
   typeAndWait,
   waitForStatus,
 } from './support/app';
+import { lessons } from './support/lessons';
 
 const app = useTestApp();
 
@@ -24,11 +23,7 @@ const app = useTestApp();
 const PROMPT = offlinePicturePrompt('saturn');
 
 /** The check question that ends the offline Saturn lesson for a teen (lambdas/tutor/offline/knowledge/en-US.json). */
-const SATURN_QUESTION = (
-  JSON.parse(readFileSync(join(process.cwd(), 'lambdas/tutor/offline/knowledge/en-US.json'), 'utf8')) as {
-    topics: Record<string, { levels: { teen: { check: { question: string } } } }>;
-  }
-).topics.saturn?.levels.teen.check.question;
+const SATURN_QUESTION = lessons('en-US').topics.saturn?.levels.teen.check.question;
 
 /** Holds every picture until the test releases it, so it arrives after the whole reply. */
 async function holdPictures(page: Page): Promise<() => void> {

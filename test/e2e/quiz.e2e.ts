@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Locale } from '#contract/languages';
@@ -8,30 +6,11 @@ import { MESSAGES } from '#support/ui-strings';
 import { STAR_MESSAGES } from '#support/ui-strings';
 import { pluralOf } from '#web/i18n/star-messages';
 import { openApp, startConversation, useTestApp, waitForStatus } from './support/app';
+import { lessons, teenCheckEnding } from './support/lessons';
 
 // Issue 12's acceptance, in Chromium against the local server and its offline tutor, with nothing faked
 // but the browser's speech: "quiz me" gets a question, "I don't know" a hint, the right answer a star.
 const app = useTestApp();
-
-interface Lessons {
-  readonly checkTryAgain: string;
-  readonly topics: Readonly<
-    Record<
-      string,
-      {
-        readonly levels: {
-          readonly teen: { readonly check: { question: string; answers: string[]; hint: string } };
-        };
-      }
-    >
-  >;
-}
-
-/** The offline tutor's lessons in one language (lambdas/tutor/offline/knowledge/<locale>.json). */
-function lessons(locale: Locale): Lessons {
-  const file = join(process.cwd(), 'lambdas', 'tutor', 'offline', 'knowledge', `${locale}.json`);
-  return JSON.parse(readFileSync(file, 'utf8')) as Lessons;
-}
 
 interface Done {
   readonly type?: string;
@@ -76,7 +55,7 @@ describe('quiz me, offline, with a star for the right answer', () => {
     '$locale: a question, a hint for "I don\'t know", then a star',
     async ({ locale, quizMe, dontKnow }) => {
       const t = MESSAGES[locale];
-      const { topics, checkTryAgain } = lessons(locale);
+      const { checkTryAgain } = lessons(locale);
       const { context, page } = await openApp(app);
       const replies = await recordReplies(page);
       await page.getByLabel(MESSAGES['en-US'].language).selectOption(locale);
@@ -85,11 +64,9 @@ describe('quiz me, offline, with a star for the right answer', () => {
       const quiz = await ask(page, replies, locale, quizMe, t.takeYourTime);
       expect(quiz.check).toEqual({ type: 'question' });
       // The quiz asks a teen's checks (the level the app starts at).
-      const asked = Object.values(topics).find(({ levels }) =>
-        quiz.response.trimEnd().endsWith(levels.teen.check.question),
-      );
+      const asked = teenCheckEnding(quiz.response, locale);
       expect(asked, quiz.response).toBeDefined();
-      const { hint, answers } = asked?.levels.teen.check ?? { hint: '', answers: [] };
+      const { hint, answers } = asked ?? { hint: '', answers: [] };
 
       const nudge = await ask(page, replies, locale, dontKnow, t.takeYourTime);
       // The judgement asks again, and says so (docs/behaviour.md §17.2, §17.5).

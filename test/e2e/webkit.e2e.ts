@@ -1,8 +1,6 @@
 import { build } from 'esbuild';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Locale } from '#contract/languages';
 import { MESSAGES, STAR_MESSAGES } from '#support/ui-strings';
 import { silentMp3 } from '#support/silent-mp3';
 import { pluralOf } from '#web/i18n/star-messages';
@@ -18,6 +16,7 @@ import {
   waitForStatus,
   type AppUi,
 } from './support/app-ui';
+import { teenCheckEnding } from './support/lessons';
 import { installSpeechFakes } from './support/speech-fakes';
 import { openWebKitApp, useWebKitApp, type WebKitApp } from './support/webkit';
 import type { ElementReference } from './support/webdriver';
@@ -138,20 +137,6 @@ async function rate(webkit: WebKitApp, legend: string, name: string): Promise<vo
   await webkit.session.click(star as unknown as ElementReference);
 }
 
-/** The offline tutor's lessons in one language (lambdas/tutor/offline/knowledge/<locale>.json). */
-/** The teen's check of each topic (the level the app starts at): what the quiz asks. */
-function lessons(locale: Locale): {
-  readonly topics: Readonly<
-    Record<
-      string,
-      { readonly levels: { readonly teen: { readonly check: { question: string; answers: string[] } } } }
-    >
-  >;
-} {
-  const file = join(process.cwd(), 'lambdas', 'tutor', 'offline', 'knowledge', `${locale}.json`);
-  return JSON.parse(readFileSync(file, 'utf8')) as ReturnType<typeof lessons>;
-}
-
 /** Types a message and waits for Astro's answer and the status line to read `status`. */
 async function ask(ui: AppUi, text: string, status: string): Promise<void> {
   const before = await ui.count(ASTRO_MESSAGE);
@@ -244,12 +229,10 @@ describe('Astro in WebKit', () => {
     await startConversation(ui, t.start, LISTENING);
     await ask(ui, 'Quiz me!', t.takeYourTime);
     const question = (await texts(app, ASTRO_MESSAGE)).at(-1) ?? '';
-    const asked = Object.values(lessons('en-US').topics).find(({ levels }) =>
-      question.trimEnd().endsWith(levels.teen.check.question),
-    );
+    const asked = teenCheckEnding(question, 'en-US');
     expect(asked, question).toBeDefined();
     expect(await ui.count('.star-count')).toBe(0);
-    await ask(ui, asked?.levels.teen.check.answers[0] ?? '', t.takeYourTime);
+    await ask(ui, asked?.answers[0] ?? '', t.takeYourTime);
     const starName = pluralOf('en-US', STAR_MESSAGES['en-US'].count, 1);
     await ui.waitForCount(`.star-count[aria-label="${starName}"]`, 1);
     expect(await ui.innerText('.star-count')).toMatch(/★\s*1/);

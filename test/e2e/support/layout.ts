@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { Locale } from '#contract/languages';
 import type { Messages } from '#web/i18n/messages';
 import { MESSAGES } from '#support/ui-strings';
 import type { AppUi } from './app-ui';
 import type { PageFunction } from './webdriver';
+import { lessons, teenCheckEnding } from './lessons';
 
 /**
  * The phone layout check, written once for Chromium and WebKit (docs/behaviour.md §2): the real app,
@@ -184,22 +183,6 @@ export function longestLanguage(): Locale {
   );
 }
 
-/** The quiz words and each topic's teen check (the level the app starts at): what the quiz asks. */
-interface Lessons {
-  readonly quizWords: readonly string[];
-  readonly topics: Readonly<
-    Record<
-      string,
-      { readonly levels: { readonly teen: { readonly check: { question: string; answers: string[] } } } }
-    >
-  >;
-}
-
-function lessons(locale: Locale): Lessons {
-  const file = join(process.cwd(), 'lambdas', 'tutor', 'offline', 'knowledge', `${locale}.json`);
-  return JSON.parse(readFileSync(file, 'utf8')) as Lessons;
-}
-
 type Speech = 'holdSpeech' | 'finishSpeaking' | 'failRecognition';
 
 /**
@@ -272,7 +255,7 @@ export async function checkEveryState(stage: LayoutStage, locale: Locale): Promi
   };
   await reconnecting('reconnecting, with Replay');
 
-  const { quizWords, topics } = lessons(locale);
+  const { quizWords } = lessons(locale);
   await gate('hold', '/api/chat');
   await send(quizWords[0] ?? 'quiz');
   await status(t.thinking);
@@ -284,9 +267,7 @@ export async function checkEveryState(stage: LayoutStage, locale: Locale): Promi
   const question = await stage.evaluate(
     () => [...document.querySelectorAll<HTMLElement>('.message-astro .bubble-text')].at(-1)?.innerText ?? '',
   );
-  const answer = Object.values(topics).find(({ levels }) =>
-    question.trimEnd().endsWith(levels.teen.check.question),
-  )?.levels.teen.check.answers[0];
+  const answer = teenCheckEnding(question, locale)?.answers[0];
   expect(answer, question).toBeDefined();
   await send(answer ?? '');
   await stage.ui.waitForCount('.star-count', 1);
