@@ -49,10 +49,12 @@ describe('the feedback modal in Chromium', () => {
   it('opens once at the third message, and Submit waits for both ratings, reads Sending..., then closes for good', async () => {
     const { context, page } = await openApp(app);
     const posted: Request[] = [];
+    // Made before the request: "Sending..." shows on the click, which can come before the route is reached.
     let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/api/feedback', async (route: Route) => {
       posted.push(route.request());
-      await new Promise<void>((resolve) => (release = resolve));
+      await released;
       await route.continue();
     });
     const composer = page.getByLabel('Type a message to Astro');

@@ -79,9 +79,11 @@ function inView(page: Page, text: string) {
 describe('pictures in Chromium', () => {
   it('shows the spinner and "Astro is sketching a picture..." until the image has loaded, then the picture', async () => {
     const { context, page } = await openApp(app);
+    // Made before the request: the spinner shows before the route is reached.
     let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/api/generateImage', async (route: Route) => {
-      await new Promise<void>((resolve) => (release = resolve));
+      await released;
       await route.continue();
     });
     await startConversation(page);
@@ -148,8 +150,9 @@ describe('pictures in Chromium', () => {
   it('removes the placeholder when generation fails, showing no error', async () => {
     const { context, page } = await openApp(app);
     let fail: () => void = () => undefined;
+    const failing = new Promise<void>((resolve) => (fail = resolve));
     await page.route('**/api/generateImage', async (route: Route) => {
-      await new Promise<void>((resolve) => (fail = resolve));
+      await failing;
       await route.fulfill({
         status: 502,
         json: { error: { code: 'upstream_error', message: 'The image model failed.' } },
