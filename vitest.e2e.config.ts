@@ -2,9 +2,10 @@ import { basename } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-// Browser tests: Debian's Chromium (playwright-core), Firefox ESR (puppeteer-core over WebDriver BiDi)
-// and WebKitGTK (W3C WebDriver), against the local server with the offline tutor. One browser and one
-// local server per test file, the server on a port of its own (port 0), so files run side by side.
+// Browser tests: Debian's Chromium headless shell (playwright-core), Firefox ESR (puppeteer-core over
+// WebDriver BiDi) and WebKitGTK (W3C WebDriver), against the local server with the offline tutor. One
+// browser and one local server per test file, the server on a port of its own (port 0), so files run side
+// by side.
 // Run after `npm run build` (`npm run test:e2e` does both).
 
 /**
@@ -44,6 +45,10 @@ export default defineConfig({
     // Three files at once on two cores: the browsers then keep both cores busy, and a fourth file only
     // slows the others down (docs/testing.md, "How long it takes"). E2E_WORKERS overrides it.
     fileParallelism: true,
+    // A worker runs its files one after another in one process: playwright-core, puppeteer-core and the
+    // local server's handlers load once per worker, not once per file (each file still starts its own
+    // browser and local server, and stubs nothing in the process).
+    isolate: false,
     maxWorkers: Number(process.env.E2E_WORKERS ?? 3),
     sequence: { sequencer: LongestFirst },
     // The SDK's notice that its 2027 releases need Node 22 is for operators, not test output.

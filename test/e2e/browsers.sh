@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
-# The browsers the browser tests drive, all Debian's (nothing is ever downloaded): Chromium, Firefox ESR,
-# WebKitGTK's WebDriver with its MiniBrowser, and the X server WebKit runs under. Installs whichever are
-# missing, with one apt-get update for all, when it can (root, with apt-get); otherwise stops at once and
-# says the one command to run. Used by `npm run check` (before any test) and by .ci/run.
+# The browsers the browser tests drive, all Debian's (nothing is ever downloaded): Chromium's headless
+# shell, Firefox ESR, WebKitGTK's WebDriver with its MiniBrowser, and the X server WebKit runs under.
+# Installs whichever are missing, with one apt-get update for all, when it can (root, with apt-get);
+# otherwise stops at once and says the one command to run. Used by `npm run check` (before any test) and by .ci/run.
 set -euo pipefail
 
 # package → the program the tests start
 declare -A programs=(
-  [chromium]=/usr/bin/chromium
+  [chromium-headless-shell]=/usr/bin/chromium-headless-shell
   [firefox-esr]=/usr/bin/firefox-esr
   [webkit2gtk-driver]=/usr/bin/WebKitWebDriver
   [xvfb]=/usr/bin/xvfb-run
 )
 
 missing=()
-for package in chromium firefox-esr webkit2gtk-driver xvfb; do
+for package in chromium-headless-shell firefox-esr webkit2gtk-driver xvfb; do
   [[ -x "${programs[$package]}" ]] || missing+=("$package")
 done
 ((${#missing[@]} == 0)) && exit 0

@@ -103,13 +103,14 @@ export function throwawayCertificate(): { readonly key: string; readonly cert: s
 }
 
 /**
- * Debian's Chromium as the browser tests launch it, with a fake microphone and audio that may autoplay.
- * With `speechPort`, the speech service's hosts (`*.speech.microsoft.com`) resolve to that loopback port
- * and its throwaway certificate is accepted: the page's own websocket reaches the fake speech service
- * directly, as it would reach the real one, with no routing through the test harness.
+ * Debian's Chromium headless shell as the browser tests launch it, with a fake microphone and audio that
+ * may autoplay. With `speechPort`, the speech service's hosts (`*.speech.microsoft.com`) resolve to that
+ * loopback port and its throwaway certificate is accepted: the page's own websocket reaches the fake
+ * speech service directly, as it would reach the real one, with no routing through the test harness.
  */
 export function launchVoiceChromium(options: { readonly speechPort?: number } = {}): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium-headless-shell`);
   const speech =
     options.speechPort === undefined
       ? []

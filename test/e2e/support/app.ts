@@ -9,8 +9,12 @@ import { installSpeechFakes, type SpeechLog } from './speech-fakes';
 
 export { DESKTOP, PHONE } from './local-app';
 
-/** Debian's Chromium (installed by .ci/run); nothing is downloaded. */
-export const CHROMIUM = '/usr/bin/chromium';
+/**
+ * Debian's Chromium headless shell (installed by test/e2e/browsers.sh); nothing is downloaded. The same
+ * Blink and V8 as the full browser without its window and profile machinery: a test costs about half the
+ * CPU (docs/testing.md, "How long it takes").
+ */
+export const CHROMIUM = '/usr/bin/chromium-headless-shell';
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -40,7 +44,7 @@ export interface TestAppOptions {
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
-      `${CHROMIUM} is missing: run 'npm run test:browsers' (it installs Debian's chromium, or says how).`,
+      `${CHROMIUM} is missing: run 'npm run test:browsers' (it installs Debian's chromium-headless-shell, or says how).`,
     );
   }
   const local = await startLocalApp(options.env?.());

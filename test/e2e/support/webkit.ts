@@ -129,6 +129,10 @@ async function startDriver(home: string): Promise<Driver> {
         NO_AT_BRIDGE: '1',
         GSETTINGS_BACKEND: 'memory',
         DBUS_SESSION_BUS_ADDRESS: 'disabled:',
+        // Under Xvfb there is no GPU: WebKit's DMA-BUF renderer then draws every frame through Mesa's
+        // software GL, about 6 s of CPU a test. Its shared-memory fallback (still composited) draws the same
+        // pages for about a sixth of that (docs/testing.md, "How long it takes").
+        WEBKIT_DISABLE_DMABUF_RENDERER: '1',
       },
     },
   );
