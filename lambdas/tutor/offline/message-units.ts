@@ -91,7 +91,6 @@ export interface Span {
   readonly end: number;
 }
 
-/** Every place a phrase occurs, never across a clause boundary; `affixes`: the language's clitics and endings. */
 /**
  * Where each unit could start a phrase: every character of a Chinese or Japanese message, every word of
  * another as the spellings it could stand for without its clitics and endings. A phrase is then tried
@@ -119,11 +118,11 @@ function occurrencesOf(
   message: Units,
   pattern: readonly string[],
   matching: Matching,
-  affixes: boolean,
-): Span[] {
-  const how: Matching = affixes ? matching : { ...matching, prefixes: [], suffixes: [] };
-  const spans: Span[] = [];
-  if (pattern.length === 0) return spans;
+  how: Matching,
+  starts: readonly number[],
+  spans: Span[],
+): void {
+  const last = pattern.length - 1;
   const hits = (start: number) =>
     start + pattern.length <= message.units.length &&
     pattern.every(
@@ -131,29 +130,37 @@ function occurrencesOf(
         (offset === 0 || !message.breaks[start + offset]) &&
         (matching.mode === 'characters'
           ? message.units[start + offset] === unit
-          : wordMatches(message.units[start + offset] ?? '', unit, how, offset === pattern.length - 1)),
+          : wordMatches(message.units[start + offset] ?? '', unit, how, offset === last)),
     );
   // A number is never part of a longer one: "88" is not in "188", 「八」 not in 「十八」, "1" not in "1.3".
   const numberCut = (start: number) =>
     matching.mode === 'characters'
       ? (DIGIT.test(pattern[0] ?? '') && DIGIT.test(message.units[start - 1] ?? '')) ||
-        (DIGIT.test(pattern[pattern.length - 1] ?? '') &&
-          DIGIT.test(message.units[start + pattern.length] ?? ''))
+        (DIGIT.test(pattern[last] ?? '') && DIGIT.test(message.units[start + pattern.length] ?? ''))
       : (/^\d/.test(pattern[0] ?? '') && message.joined?.[start] === true) ||
-        (/\d$/.test(pattern[pattern.length - 1] ?? '') && message.joined?.[start + pattern.length] === true);
-  const starts = positionsOf(message, matching).get(pattern[0] ?? '') ?? [];
+        (/\d$/.test(pattern[last] ?? '') && message.joined?.[start + pattern.length] === true);
   for (const start of starts)
     if (hits(start) && !numberCut(start)) spans.push({ start, end: start + pattern.length });
-  return spans;
 }
 
+/**
+ * Every place each pattern occurs, never across a clause boundary; `affixes`: the language's clitics and
+ * endings. Most patterns start with a unit the message does not have: those cost one lookup.
+ */
 export function allOccurrences(
   message: Units,
   patterns: readonly (readonly string[])[],
   matching: Matching,
   affixes = false,
 ): Span[] {
-  return patterns.flatMap((pattern) => occurrencesOf(message, pattern, matching, affixes));
+  const positions = positionsOf(message, matching);
+  const how: Matching = affixes ? matching : { ...matching, prefixes: [], suffixes: [] };
+  const spans: Span[] = [];
+  for (const pattern of patterns) {
+    const starts = positions.get(pattern[0] ?? '');
+    if (starts) occurrencesOf(message, pattern, matching, how, starts, spans);
+  }
+  return spans;
 }
 
 /** Where the phrases occur in the message (as units, without affixes). */
