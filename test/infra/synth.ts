@@ -36,15 +36,18 @@ function fakeWebBuild(): string {
  * nag finding fails only the tests that ask cdk-nag (they run its rules on the app themselves) and every
  * other assertion still runs and says what it says; `nag: true` adds it as infra/app.ts does, as a
  * validation plugin whose unacknowledged findings make synth throw. `bundle: false` skips esbuild for
- * variants whose assertions do not concern the function code.
+ * variants whose assertions do not concern the function code. `cfnValidation: true` runs CDK's built-in
+ * CloudFormation validation as `cdk synth` does; it is off otherwise, since it costs more than a second of
+ * CPU per synth and one test (astro-stack.test.ts) reads its report for the stack.
  */
 export function synthAstro(
   context: Record<string, unknown> = {},
-  options: { bundle?: boolean; nag?: boolean } = {},
+  options: { bundle?: boolean; nag?: boolean; cfnValidation?: boolean } = {},
 ): Synthesized {
   const outdir = mkdtempSync(join(tmpdir(), 'astro-cdk-'));
   const app = new App({
     outdir,
+    builtinCloudFormationValidation: options.cfnValidation === true,
     context: { ...context, ...(options.bundle === false ? { 'aws:cdk:bundling-stacks': [] } : {}) },
   });
   const config = readAstroContext((key) => app.node.tryGetContext(key));
