@@ -11,7 +11,7 @@ import { defineConfig } from 'vitest/config';
 // - `unit`: files that leave nothing behind share their workers and the modules they import (no
 //   isolation: a module such as aws-cdk-lib or the lessons loads once per worker, not once per file).
 // - `unit-isolated`: files that change what the next file in the worker would see (module mocks, fake
-//   timers or spies not put back, stubbed globals or environment, a DOM environment) each get a fresh
+//   timers, spies not put back, stubbed globals or environment, a DOM environment) each get a fresh
 //   worker, as vitest does by default. Which files those are is read from their text (needsIsolation
 //   below), so a new test that starts stubbing is isolated without anyone remembering to list it.
 // - `gc`: files named `*.gc.test.ts`, whose workers start with `--expose-gc`, so a test can call `gc()` to
@@ -19,17 +19,16 @@ import { defineConfig } from 'vitest/config';
 
 /** What in a test file's text means it must run in a worker of its own. */
 const ISOLATED =
-  /vi\.(mock|doMock|stubEnv|stubGlobal|resetModules)\b|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env|@vitest-environment|globalThis\.\w+\s*=[^=]|Object\.defineProperty\((globalThis|window|navigator)\b/;
+  /vi\.(mock|doMock|stubEnv|stubGlobal|useFakeTimers|resetModules)\b|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env|@vitest-environment|globalThis\.\w+\s*=[^=]|Object\.defineProperty\((globalThis|window|navigator)\b/;
 
 /**
- * Spies and fake timers leave nothing behind in a file that puts things back (restoreAllMocks or
- * mockRestore, useRealTimers); in any other file they mean a worker of its own too.
+ * Spies leave nothing behind in a file that puts them back (restoreAllMocks or mockRestore); in any other
+ * file they mean a worker of its own too. Fake timers always do, even put back: a timer loop another file
+ * left running in a shared worker would land on them (runAllTimers then never ends).
  */
 function needsIsolation(text: string): boolean {
   return (
-    ISOLATED.test(text) ||
-    (/vi\.spyOn\b/.test(text) && !/vi\.restoreAllMocks\(|\.mockRestore\(/.test(text)) ||
-    (/vi\.useFakeTimers\b/.test(text) && !/vi\.useRealTimers\(/.test(text))
+    ISOLATED.test(text) || (/vi\.spyOn\b/.test(text) && !/vi\.restoreAllMocks\(|\.mockRestore\(/.test(text))
   );
 }
 

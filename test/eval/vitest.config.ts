@@ -13,6 +13,10 @@ export default defineConfig({
     include: ['test/eval/**/*.eval.ts'],
     exclude: ['node_modules/**'],
     testTimeout: 180_000,
+    // Both files in one worker, one after the other: the handler, the lessons and the case files load
+    // once (two workers each loaded them, for twice the CPU and no less time on two cores).
+    maxWorkers: 1,
+    isolate: false,
     reporters: ['default', './test/eval/runner/scorecard-reporter.ts'],
   },
 });
