@@ -3,7 +3,7 @@
  * First the browsers (test/e2e/browsers.sh: installs what is missing, or stops at once saying how); then
  * every step at once, each in a process group of its own: lint, typecheck, the teaching evals, the unit
  * and integration tests, and the web build followed by the browser tests. Together they keep both cores
- * busy (the browser tests are three quarters of the CPU: docs/testing.md, "How long it takes"). Each step's
+ * busy (the browser tests are about half of the CPU: docs/testing.md, "How long it takes"). Each step's
  * output is printed whole when it ends, so the steps do not interleave; the first failure ends the others
  * and the run.
  */
