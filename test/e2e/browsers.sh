@@ -2,7 +2,8 @@
 # The browsers the browser tests drive, all Debian's (nothing is ever downloaded): Chromium's headless
 # shell, Firefox ESR, WebKitGTK's WebDriver with its MiniBrowser, and the X server WebKit runs under.
 # Installs whichever are missing, with one apt-get update for all, when it can (root, with apt-get);
-# otherwise stops at once and says the one command to run. Used by `npm run check` (before any test) and by .ci/run.
+# otherwise stops at once and says the one command to run. Used by `npm run check` (before any test) and
+# by .ci/run.
 set -euo pipefail
 
 # package → the program the tests start

@@ -9,9 +9,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS } from '../../e2e/support/app';
+import { CHROMIUM, CHROMIUM_ARGS, requireChromium } from '../../e2e/support/app';
 
 export const root = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -109,8 +108,7 @@ export function throwawayCertificate(): { readonly key: string; readonly cert: s
  * speech service directly, as it would reach the real one, with no routing through the test harness.
  */
 export function launchVoiceChromium(options: { readonly speechPort?: number } = {}): Promise<Browser> {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium-headless-shell`);
+  requireChromium();
   const speech =
     options.speechPort === undefined
       ? []

@@ -40,13 +40,19 @@ export interface TestAppOptions {
   readonly env?: () => Readonly<Record<string, string>>;
 }
 
-/** One Chromium and one local app (see startLocalApp) per test file. */
-export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+/** Stops at once, saying how to install it, when Debian's Chromium headless shell is not there. */
+export function requireChromium(): void {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
-      `${CHROMIUM} is missing: run 'npm run test:browsers' (it installs Debian's chromium-headless-shell, or says how).`,
+      `${CHROMIUM} is missing: run 'npm run test:browsers' (it installs Debian's ` +
+        'chromium-headless-shell, or says how).',
     );
   }
+}
+
+/** One Chromium and one local app (see startLocalApp) per test file. */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  requireChromium();
   const local = await startLocalApp(options.env?.());
   try {
     const browser = await chromium.launch({

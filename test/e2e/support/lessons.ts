@@ -18,10 +18,17 @@ export interface Lessons {
   >;
 }
 
+/** Each language's lessons once read: the files are over half a megabyte, and never change in a run. */
+const read = new Map<Locale, Lessons>();
+
 /** The offline tutor's lessons in one language (lambdas/tutor/offline/knowledge/<locale>.json). */
 export function lessons(locale: Locale): Lessons {
+  const known = read.get(locale);
+  if (known) return known;
   const file = join(process.cwd(), 'lambdas', 'tutor', 'offline', 'knowledge', `${locale}.json`);
-  return JSON.parse(readFileSync(file, 'utf8')) as Lessons;
+  const parsed = JSON.parse(readFileSync(file, 'utf8')) as Lessons;
+  read.set(locale, parsed);
+  return parsed;
 }
 
 /** The teen's check that a reply of the offline tutor ends with (a lesson's or the quiz's question). */
